@@ -1,0 +1,285 @@
+// npm run bench:batch — price entries through POST /batch/pricelist against COPY.
+//
+// On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
+// it creates a scratch database, starts the real service in this process (API on
+// 127.0.0.1, port 0, and the batch worker), seeds a supplier's catalog, then in one run:
+//   - COPY:    loads the N rows into a bare table shaped like price_entries (the baseline,
+//              the median of BENCH_COPY_RUNS runs, default 3);
+//   - service: submits the same N entries in requests of 50,000 and waits until every
+//              batch is processed (entries/s = N / first submit -> last batch done).
+// Both results are checked (row count, exact sum of prices, no failed item) before any
+// number is printed: a benchmark that does not check its result proves nothing.
+// Targets (the issue): service ÷ COPY ≥ 0.20; the 202 of a 50,000-item request well under 1 s.
+// The last line is `ratio=<x>` for scripts.
+//
+// BENCH_ENTRIES (default 200000) sets N. BATCH_SIZE, BATCH_CHUNK_SIZE, WORKER_CONCURRENCY
+// and WORKER_POLL_MS are passed to the service when set, for experiments.
+import type pg from 'pg';
+import {
+  call,
+  copyIn,
+  createSupplier,
+  envInt,
+  fmtInt,
+  fmtMs,
+  median,
+  table,
+  waitForBatches,
+  type RunningService,
+  type Supplier,
+  withBenchService,
+} from './lib.ts';
+
+const ENTRIES = envInt('BENCH_ENTRIES', 200_000);
+const PER_REQUEST = 50_000; // the contract's largest batch request
+const PACKAGE_SIZES = 10; // units 1..10 per product: PRODUCTS × 10 distinct (product, units) keys
+const PRODUCTS = Math.ceil(ENTRIES / PACKAGE_SIZES);
+const PRICE_LIST = 'BENCH-LIST';
+const TARGET_RATIO = 0.2;
+const COPY_RUNS = envInt('BENCH_COPY_RUNS', 3);
+
+const productCode = (p: number) => `P${String(p + 1).padStart(7, '0')}`;
+/** Entry i: product i / 10, units i % 10 + 1, a price of 1.00 .. 999.99 held as whole cents. */
+const entryOf = (i: number) => ({ p: Math.floor(i / PACKAGE_SIZES), units: (i % PACKAGE_SIZES) + 1, cents: 100 + ((i * 7919) % 99_900) });
+const centsText = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+const expectedCents = (() => {
+  let sum = 0;
+  for (let i = 0; i < ENTRIES; i++) sum += entryOf(i).cents;
+  return sum;
+})();
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+function ranges(total: number, size: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let start = 0; start < total; start += size) out.push([start, Math.min(start + size, total)]);
+  return out;
+}
+
+/** Fails unless every batch was processed without a failed item. */
+function checkBatches(what: string, statuses: { batchId: string; status: string; total: number; completed: number; failed: number }[]) {
+  const bad = statuses.filter((s) => s.status !== 'processed' || s.failed !== 0 || s.completed !== s.total);
+  if (bad.length > 0) throw new Error(`${what}: ${bad.length} batch(es) did not process cleanly: ${JSON.stringify(bad.slice(0, 3))}`);
+}
+
+async function seedCatalog(service: RunningService, supplier: Supplier) {
+  const as = { headers: supplier.headers };
+  await call(service.baseUrl, 'PUT', '/category', { ...as, body: { internalCode: 'BENCH-CAT', name: 'Bench category' }, expect: 200 });
+  const brand = await call(service.baseUrl, 'POST', '/batch/brand', { ...as, body: { upsert: [{ internalCode: 'BENCH-BRAND', name: 'Bench brand' }] }, expect: 202 });
+  checkBatches('brand seed', await waitForBatches(service, supplier, brand.body.batchId));
+  const ids: string[] = [];
+  for (const [start, end] of ranges(PRODUCTS, PER_REQUEST)) {
+    const upsert = [];
+    for (let p = start; p < end; p++) {
+      upsert.push({ internalCode: productCode(p), name: `Product ${p + 1}`, brandInternalCode: 'BENCH-BRAND', categoryInternalCode: 'BENCH-CAT' });
+    }
+    ids.push(...(await call(service.baseUrl, 'POST', '/batch/product', { ...as, body: { upsert }, expect: 202 })).body.batchId);
+  }
+  checkBatches('product seed', await waitForBatches(service, supplier, ids));
+  await call(service.baseUrl, 'POST', '/pricelist', { ...as, body: { internalCode: PRICE_LIST, name: 'Bench list' }, expect: 200 });
+}
+
+/**
+ * Statistics for the freshly seeded tables. Autovacuum would gather them within a minute
+ * of a real catalog load; without them the planner resolves product codes by reading the
+ * supplier's whole catalog (a bitmap scan on supplier_id), which measures the seeding,
+ * not the steady state.
+ */
+async function analyze(pool: pg.Pool) {
+  await pool.query('analyze products, price_lists, brands, categories');
+}
+
+/** The request bodies, serialized before the clock starts (the client's JSON encoding is not the service's cost). */
+function priceListBodies(): string[] {
+  return ranges(ENTRIES, PER_REQUEST).map(([start, end]) => {
+    const products = [];
+    for (let i = start; i < end; i++) {
+      const e = entryOf(i);
+      products.push({ priceListInternalCode: PRICE_LIST, productInternalCode: productCode(e.p), units: e.units, price: e.cents / 100 });
+    }
+    return JSON.stringify({ upsert: { products } });
+  });
+}
+
+/** Tries a CHECKPOINT so one phase's dirty pages are not flushed on the next one's clock; needs superuser or pg_checkpoint. */
+async function checkpoint(pool: pg.Pool) {
+  await pool.query('checkpoint').catch((error: Error) => log(`CHECKPOINT skipped (${error.message}); timings may be noisier`));
+}
+
+interface CopyResult {
+  /** Median of the runs: one COPY lasts well under a second, so one run is at the mercy of a noisy machine. */
+  ms: number;
+  runs: number[];
+}
+
+async function runCopy(pool: pg.Pool, supplierId: number): Promise<CopyResult> {
+  const list = await pool.query<{ id: number }>('select id from price_lists where supplier_id = $1 and internal_code = $2', [supplierId, PRICE_LIST]);
+  const listId = list.rows[0]!.id;
+  const products = await pool.query<{ id: number; internal_code: string }>('select id, internal_code from products where supplier_id = $1', [supplierId]);
+  const productId = new Map(products.rows.map((r) => [r.internal_code, r.id]));
+  const idOf = (p: number) => {
+    const id = productId.get(productCode(p));
+    if (id === undefined) throw new Error(`product ${productCode(p)} was not seeded`);
+    return id;
+  };
+  // The same columns, key and defaults as price_entries, logged like it; no foreign keys or checks.
+  await pool.query(`create table bench_copy_entries (
+      supplier_id bigint not null,
+      price_list_id bigint not null,
+      product_id bigint not null,
+      units int not null,
+      price numeric(18,4) not null,
+      updated_at timestamptz not null default now(),
+      primary key (supplier_id, price_list_id, product_id, units))`);
+  function* chunks() {
+    for (const [start, end] of ranges(ENTRIES, 5_000)) {
+      let text = '';
+      for (let i = start; i < end; i++) {
+        const e = entryOf(i);
+        text += `${supplierId}\t${listId}\t${idOf(e.p)}\t${e.units}\t${centsText(e.cents)}\n`;
+      }
+      yield text;
+    }
+  }
+  const runs: number[] = [];
+  for (let run = 0; run < COPY_RUNS; run++) {
+    await pool.query('truncate bench_copy_entries');
+    await checkpoint(pool);
+    const started = performance.now();
+    const rows = await copyIn(pool, 'copy bench_copy_entries (supplier_id, price_list_id, product_id, units, price) from stdin', chunks());
+    runs.push(performance.now() - started);
+    if (rows !== ENTRIES) throw new Error(`COPY reported ${rows} rows, expected ${ENTRIES}`);
+    await verifyRows(pool, 'COPY', 'select count(*)::int as n, (sum(price) * 100)::bigint as cents from bench_copy_entries', []);
+  }
+  return { ms: median(runs), runs };
+}
+
+async function verifyRows(pool: pg.Pool, what: string, query: string, params: unknown[]) {
+  const { rows } = await pool.query<{ n: number; cents: number }>(query, params);
+  const { n, cents } = rows[0]!;
+  if (n !== ENTRIES) throw new Error(`${what}: the table holds ${n} rows, expected ${ENTRIES}`);
+  if (Number(cents) !== expectedCents) throw new Error(`${what}: prices sum to ${cents} cents, expected ${expectedCents}`);
+}
+
+interface ServiceResult {
+  ms: number;
+  acceptMs: number[];
+  batches: number;
+}
+
+async function runService(service: RunningService, supplier: Supplier, pool: pg.Pool): Promise<ServiceResult> {
+  const bodies = priceListBodies();
+  await checkpoint(pool);
+  const started = performance.now();
+  const ids: string[] = [];
+  const acceptMs: number[] = [];
+  for (const rawBody of bodies) {
+    const accepted = await call(service.baseUrl, 'POST', '/batch/pricelist', { rawBody, headers: supplier.headers, expect: 202 });
+    acceptMs.push(accepted.ms);
+    ids.push(...accepted.body.batchId);
+  }
+  const statuses = await waitForBatches(service, supplier, ids, { pollMs: 20 });
+  const ms = performance.now() - started;
+  checkBatches('price entries', statuses);
+  const total = statuses.reduce((sum, s) => sum + s.total, 0);
+  if (total !== ENTRIES) throw new Error(`the batches hold ${total} items, expected ${ENTRIES}`);
+  await verifyRows(
+    pool,
+    'service',
+    `select count(*)::int as n, (sum(e.price) * 100)::bigint as cents
+     from price_entries e join price_lists l on l.id = e.price_list_id
+     where e.supplier_id = $1 and l.internal_code = $2`,
+    [supplier.id, PRICE_LIST],
+  );
+  return { ms, acceptMs, batches: ids.length };
+}
+
+interface WorkerBreakdown {
+  firstWaitMs: number;
+  spanMs: number;
+  chunkMedianMs: number;
+  chunkItems: number;
+  loadMedianMs: number;
+}
+
+/**
+ * Where the worker's time went, from the batches' own timestamps (database clock). The
+ * stamps are now() of each chunk's transaction, i.e. its start: stamp k - stamp k-1 is
+ * one whole chunk, stamp 0 - started_at is loading the batch's items after the claim.
+ */
+async function workerBreakdown(pool: pg.Pool, supplierId: number): Promise<WorkerBreakdown> {
+  const { rows } = await pool.query(
+    `with b as (
+       select * from batches where supplier_id = $1 and endpoint = '/batch/pricelist'),
+     stamps as (
+       select b.id, s.at, s.k, lag(s.at) over (partition by b.id order by s.k) as prev, b.started_at
+       from b, unnest(b.chunk_finished_at) with ordinality as s(at, k))
+     select
+       extract(epoch from (select min(started_at) - min(created_at) from b)) * 1000 as first_wait_ms,
+       extract(epoch from (select max(finished_at) - min(started_at) from b)) * 1000 as span_ms,
+       (select percentile_cont(0.5) within group (order by extract(epoch from at - prev) * 1000) from stamps where prev is not null) as chunk_ms,
+       (select percentile_cont(0.5) within group (order by extract(epoch from at - started_at) * 1000) from stamps where k = 1) as load_ms,
+       (select max(chunk_size) from b) as chunk_items`,
+    [supplierId],
+  );
+  const r = rows[0];
+  return {
+    firstWaitMs: Number(r.first_wait_ms),
+    spanMs: Number(r.span_ms),
+    chunkMedianMs: r.chunk_ms === null ? Number.NaN : Number(r.chunk_ms), // null: every batch is one chunk
+    chunkItems: Number(r.chunk_items),
+    loadMedianMs: Number(r.load_ms),
+  };
+}
+
+async function main() {
+  log(`${fmtInt(ENTRIES)} price entries (${fmtInt(PRODUCTS)} products × ${PACKAGE_SIZES} package sizes), ${fmtInt(PER_REQUEST)} per request`);
+  await withBenchService(log, async ({ service, pool }) => {
+    const supplier = await createSupplier(service, 'BENCH');
+    let t = performance.now();
+    await seedCatalog(service, supplier);
+    await analyze(pool);
+    log(`seeded ${fmtInt(PRODUCTS)} products and a price list in ${fmtMs(performance.now() - t)}`);
+
+    const copy = await runCopy(pool, supplier.id);
+    log(`COPY: ${fmtInt(ENTRIES)} rows, ${copy.runs.length} runs: ${copy.runs.map(fmtMs).join(', ')} (each verified)`);
+
+    const run = await runService(service, supplier, pool);
+    log(`service: ${fmtInt(ENTRIES)} entries in ${run.batches} batches, all processed in ${fmtMs(run.ms)} (verified)`);
+    const worker = await workerBreakdown(pool, supplier.id);
+
+    const copyRate = ENTRIES / (copy.ms / 1000);
+    const serviceRate = ENTRIES / (run.ms / 1000);
+    const ratio = serviceRate / copyRate;
+    const submitMs = run.acceptMs.reduce((a, b) => a + b, 0);
+    const maxAccept = Math.max(...run.acceptMs);
+
+    console.log('');
+    console.log(
+      table(
+        ['measure', 'value', 'target'],
+        [
+          ['COPY into a bare table', `${fmtInt(copyRate)} entries/s`, ''],
+          ['service, submit -> all processed', `${fmtInt(serviceRate)} entries/s`, ''],
+          ['ratio service ÷ COPY', ratio.toFixed(3), `≥ ${TARGET_RATIO.toFixed(2)} ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`],
+          [`202 of a ${fmtInt(PER_REQUEST)}-item request, first`, fmtMs(run.acceptMs[0]!), ''],
+          [`202 of a ${fmtInt(PER_REQUEST)}-item request, median`, fmtMs(median(run.acceptMs)), ''],
+          [`202 of a ${fmtInt(PER_REQUEST)}-item request, max`, fmtMs(maxAccept), `< 1 s ${maxAccept < 1000 ? 'met' : 'MISSED'}`],
+          [`COPY, total time (median of ${copy.runs.length})`, fmtMs(copy.ms), ''],
+          ['service, total time', fmtMs(run.ms), ''],
+          [`service, submitting (${run.acceptMs.length} request${run.acceptMs.length === 1 ? "" : "s"})`, fmtMs(submitMs), ''],
+          ['worker, first submit -> first claim', fmtMs(worker.firstWaitMs), ''],
+          ['worker, first claim -> last batch done', fmtMs(worker.spanMs), ''],
+          [`worker, one chunk of ${fmtInt(worker.chunkItems)} (median)`, Number.isNaN(worker.chunkMedianMs) ? 'n/a' : fmtMs(worker.chunkMedianMs), ''],
+          ['worker, loading a batch (median)', fmtMs(worker.loadMedianMs), ''],
+        ],
+      ),
+    );
+    console.log(`ratio=${ratio.toFixed(3)}`);
+  });
+}
+
+main().catch((error) => {
+  console.error('[bench] failed:', error);
+  process.exitCode = 1;
+});

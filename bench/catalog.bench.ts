@@ -1,0 +1,292 @@
+// npm run bench:catalog — products through POST /batch/product and stores through
+// POST /batch/store, each against COPY of the same rows.
+//
+// On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
+// it creates a scratch database, starts the real service in this process (API on
+// 127.0.0.1, port 0, and the workers), seeds a brand and a category, then in one run:
+//   - COPY:    loads the N products and the N stores into bare tables shaped like
+//              products and stores (same columns, defaults and keys; no foreign keys or
+//              checks), the median of BENCH_COPY_RUNS runs each (default 3);
+//   - service: submits the same products, then the same stores, in requests of 50,000
+//              items and waits until every batch is processed (items/s = N / first
+//              submit -> last batch done).
+// Every result is checked (row counts, an exact sum, every batch processed with no failed
+// item) before any number is printed.
+// The last line is `products_ratio=<x> stores_ratio=<y>` (service ÷ COPY) for scripts.
+//
+// BENCH_PRODUCTS and BENCH_STORES (default 50000 each) set N. BATCH_SIZE, BATCH_CHUNK_SIZE,
+// WORKER_CONCURRENCY and WORKER_POLL_MS are passed to the service when set, for experiments.
+import type pg from 'pg';
+import {
+  call,
+  checkBatches,
+  copyField,
+  copyIn,
+  createSupplier,
+  envInt,
+  fmtInt,
+  fmtMs,
+  median,
+  table,
+  waitForBatches,
+  type RunningService,
+  type Supplier,
+  withBenchService,
+} from './lib.ts';
+
+const PRODUCTS = envInt('BENCH_PRODUCTS', 50_000);
+const STORES = envInt('BENCH_STORES', 50_000);
+const PER_REQUEST = 50_000; // the contract's largest batch request
+const COPY_RUNS = envInt('BENCH_COPY_RUNS', 3);
+const BRAND = 'BENCH-BRAND';
+const CATEGORY = 'BENCH-CAT';
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+function ranges(total: number, size: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let start = 0; start < total; start += size) out.push([start, Math.min(start + size, total)]);
+  return out;
+}
+
+// The rows, as the API receives them and as COPY receives them: the same values.
+const productCode = (i: number) => `P${String(i + 1).padStart(7, '0')}`;
+const displayProducts = [
+  { units: 1, name: 'Unidad', default: true },
+  { units: 24, name: 'Caja x24' },
+];
+const displayProductsJson = JSON.stringify(displayProducts);
+const product = (i: number) => ({
+  internalCode: productCode(i),
+  name: `Producto ${i + 1} 350 ml`,
+  description: `Descripción del producto ${i + 1}`,
+  brandInternalCode: BRAND,
+  categoryInternalCode: CATEGORY,
+  ean: String(7_700_000_000_000 + i),
+  displayProducts,
+});
+
+const storeCode = (i: number) => `S${String(i + 1).padStart(7, '0')}`;
+/** Drop size in whole cents: 0.01 .. 999,999.99, summed exactly to check what was stored. */
+const dropCents = (i: number) => 1 + ((i * 7919) % 99_999_999);
+const centsText = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+const store = (i: number) => ({
+  internalCode: storeCode(i),
+  name: `Tienda ${i + 1}`,
+  legalName: `Tienda ${i + 1} S.A.S.`,
+  legalId: `900${String(i).padStart(6, '0')}-1`,
+  ownerName: `Propietario ${i + 1}`,
+  phone: `+573${String(100_000_000 + i)}`,
+  email: `tienda${i + 1}@example.com`,
+  addresses: [{ street: `Calle ${(i % 200) + 1} # ${(i % 90) + 1}-${(i % 50) + 1}`, city: 'Bogotá', country: 'CO', latitude: 4.6, longitude: -74.08, default: true }],
+  settings: { dropSize: dropCents(i) / 100 },
+});
+const expectedDropCents = (() => {
+  let sum = 0;
+  for (let i = 0; i < STORES; i++) sum += dropCents(i);
+  return sum;
+})();
+
+/** The request bodies, serialized before the clock starts (the client's JSON encoding is not the service's cost). */
+function bodies(total: number, item: (i: number) => object): string[] {
+  return ranges(total, PER_REQUEST).map(([start, end]) => {
+    const upsert = [];
+    for (let i = start; i < end; i++) upsert.push(item(i));
+    return JSON.stringify({ upsert });
+  });
+}
+
+async function seed(service: RunningService, supplier: Supplier) {
+  const as = { headers: supplier.headers };
+  await call(service.baseUrl, 'PUT', '/category', { ...as, body: { internalCode: CATEGORY, name: 'Bench category' }, expect: 200 });
+  const brand = await call(service.baseUrl, 'POST', '/batch/brand', { ...as, body: { upsert: [{ internalCode: BRAND, name: 'Bench brand' }] }, expect: 202 });
+  checkBatches('brand seed', await waitForBatches(service, supplier, brand.body.batchId));
+}
+
+/** Tries a CHECKPOINT so one phase's dirty pages are not flushed on the next one's clock; needs superuser or pg_checkpoint. */
+async function checkpoint(pool: pg.Pool) {
+  await pool.query('checkpoint').catch((error: Error) => log(`CHECKPOINT skipped (${error.message}); timings may be noisier`));
+}
+
+async function verify(pool: pg.Pool, what: string, query: string, params: unknown[], expected: Record<string, number>) {
+  const { rows } = await pool.query(query, params);
+  for (const [key, value] of Object.entries(expected)) {
+    if (Number(rows[0][key]) !== value) throw new Error(`${what}: ${key} is ${rows[0][key]}, expected ${value}`);
+  }
+}
+
+const productCheck = (from: string) =>
+  `select count(*)::int as n,
+     count(*) filter (where ean is not null and description is not null and jsonb_array_length(display_products) = 2)::int as complete
+   from ${from} where supplier_id = $1`;
+const storeCheck = (from: string) =>
+  `select count(*)::int as n, (sum(drop_size) * 100)::bigint as cents,
+     count(*) filter (where phone is not null and email is not null and jsonb_array_length(addresses) = 1)::int as complete
+   from ${from} where supplier_id = $1`;
+
+interface CopyResult {
+  /** Median of the runs: one COPY lasts well under a second, so one run is at the mercy of a noisy machine. */
+  ms: number;
+  runs: number[];
+}
+
+async function copyRuns(pool: pg.Pool, what: string, tableName: string, columns: string, chunks: () => Iterable<string>, expectedRows: number, check: () => Promise<void>): Promise<CopyResult> {
+  const runs: number[] = [];
+  for (let run = 0; run < COPY_RUNS; run++) {
+    await pool.query(`truncate ${tableName}`);
+    await checkpoint(pool);
+    const started = performance.now();
+    const rows = await copyIn(pool, `copy ${tableName} (${columns}) from stdin`, chunks());
+    runs.push(performance.now() - started);
+    if (rows !== expectedRows) throw new Error(`COPY ${what} reported ${rows} rows, expected ${expectedRows}`);
+    await check();
+  }
+  return { ms: median(runs), runs };
+}
+
+async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResult> {
+  const ids = await pool.query<{ brand: number; category: number }>(
+    `select (select id from brands where supplier_id = $1 and internal_code = $2) as brand,
+            (select id from categories where supplier_id = $1 and internal_code = $3) as category`,
+    [supplierId, BRAND, CATEGORY],
+  );
+  const { brand, category } = ids.rows[0]!;
+  // The columns, defaults and keys of products (0001_foundation), without its foreign keys.
+  await pool.query(`create table bench_copy_products (
+      id bigint generated always as identity primary key,
+      supplier_id bigint not null,
+      internal_code text not null,
+      name text not null,
+      description text,
+      brand_id bigint not null,
+      category_id bigint not null,
+      image text,
+      images text[] not null default '{}',
+      enabled boolean not null default true,
+      ean text,
+      display_products jsonb not null default '[]',
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      unique (supplier_id, internal_code))`);
+  function* chunks() {
+    for (const [start, end] of ranges(PRODUCTS, 5_000)) {
+      let text = '';
+      for (let i = start; i < end; i++) {
+        const p = product(i);
+        text += [supplierId, p.internalCode, p.name, p.description, brand, category, p.ean, displayProductsJson].map(copyField).join('\t') + '\n';
+      }
+      yield text;
+    }
+  }
+  return copyRuns(pool, 'products', 'bench_copy_products', 'supplier_id, internal_code, name, description, brand_id, category_id, ean, display_products', chunks, PRODUCTS, () =>
+    verify(pool, 'COPY products', productCheck('bench_copy_products'), [supplierId], { n: PRODUCTS, complete: PRODUCTS }),
+  );
+}
+
+async function copyStores(pool: pg.Pool, supplierId: number): Promise<CopyResult> {
+  // The columns, defaults and keys of stores (0001 and 0002), without its foreign key.
+  await pool.query(`create table bench_copy_stores (
+      id bigint generated always as identity primary key,
+      supplier_id bigint not null,
+      internal_code text not null,
+      name text not null,
+      enabled boolean not null default true,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      legal_name text,
+      legal_id text,
+      owner_name text,
+      phone text,
+      email text,
+      addresses jsonb not null default '[]',
+      drop_size numeric(18,4),
+      unique (supplier_id, internal_code))`);
+  function* chunks() {
+    for (const [start, end] of ranges(STORES, 5_000)) {
+      let text = '';
+      for (let i = start; i < end; i++) {
+        const s = store(i);
+        text +=
+          [supplierId, s.internalCode, s.name, s.legalName, s.legalId, s.ownerName, s.phone, s.email, JSON.stringify(s.addresses), centsText(dropCents(i))]
+            .map(copyField)
+            .join('\t') + '\n';
+      }
+      yield text;
+    }
+  }
+  return copyRuns(pool, 'stores', 'bench_copy_stores', 'supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, addresses, drop_size', chunks, STORES, () =>
+    verify(pool, 'COPY stores', storeCheck('bench_copy_stores'), [supplierId], { n: STORES, cents: expectedDropCents, complete: STORES }),
+  );
+}
+
+interface ServiceResult {
+  ms: number;
+  acceptMs: number[];
+  batches: number;
+}
+
+async function runService(service: RunningService, supplier: Supplier, pool: pg.Pool, endpoint: string, requestBodies: string[], expected: number): Promise<ServiceResult> {
+  await checkpoint(pool);
+  const started = performance.now();
+  const ids: string[] = [];
+  const acceptMs: number[] = [];
+  for (const rawBody of requestBodies) {
+    const accepted = await call(service.baseUrl, 'POST', endpoint, { rawBody, headers: supplier.headers, expect: 202 });
+    acceptMs.push(accepted.ms);
+    ids.push(...accepted.body.batchId);
+  }
+  const statuses = await waitForBatches(service, supplier, ids, { pollMs: 20 });
+  const ms = performance.now() - started;
+  checkBatches(endpoint, statuses);
+  const total = statuses.reduce((sum, s) => sum + s.total, 0);
+  if (total !== expected) throw new Error(`${endpoint}: the batches hold ${total} items, expected ${expected}`);
+  return { ms, acceptMs, batches: ids.length };
+}
+
+async function main() {
+  log(`${fmtInt(PRODUCTS)} products and ${fmtInt(STORES)} stores, ${fmtInt(PER_REQUEST)} items per request`);
+  await withBenchService(log, async ({ service, pool }) => {
+    const supplier = await createSupplier(service, 'BENCH');
+    await seed(service, supplier);
+
+    const copyP = await copyProducts(pool, supplier.id);
+    log(`COPY products: ${copyP.runs.length} runs: ${copyP.runs.map(fmtMs).join(', ')} (each verified)`);
+    const copyS = await copyStores(pool, supplier.id);
+    log(`COPY stores: ${copyS.runs.length} runs: ${copyS.runs.map(fmtMs).join(', ')} (each verified)`);
+
+    const products = await runService(service, supplier, pool, '/batch/product', bodies(PRODUCTS, product), PRODUCTS);
+    await verify(pool, 'service products', productCheck('products'), [supplier.id], { n: PRODUCTS, complete: PRODUCTS });
+    log(`service products: ${products.batches} batches, all processed in ${fmtMs(products.ms)} (verified)`);
+    const stores = await runService(service, supplier, pool, '/batch/store', bodies(STORES, store), STORES);
+    await verify(pool, 'service stores', storeCheck('stores'), [supplier.id], { n: STORES, cents: expectedDropCents, complete: STORES });
+    log(`service stores: ${stores.batches} batches, all processed in ${fmtMs(stores.ms)} (verified)`);
+
+    const rate = (n: number, ms: number) => n / (ms / 1000);
+    const productsRatio = rate(PRODUCTS, products.ms) / rate(PRODUCTS, copyP.ms);
+    const storesRatio = rate(STORES, stores.ms) / rate(STORES, copyS.ms);
+    const accept = (r: ServiceResult) => (r.acceptMs.length === 1 ? fmtMs(r.acceptMs[0]!) : `${fmtMs(median(r.acceptMs))} median, ${fmtMs(Math.max(...r.acceptMs))} max`);
+
+    console.log('');
+    console.log(
+      table(
+        ['measure', 'products', 'stores'],
+        [
+          ['rows', fmtInt(PRODUCTS), fmtInt(STORES)],
+          [`COPY into a bare table (median of ${COPY_RUNS})`, `${fmtInt(rate(PRODUCTS, copyP.ms))} rows/s`, `${fmtInt(rate(STORES, copyS.ms))} rows/s`],
+          ['service, submit -> all processed', `${fmtInt(rate(PRODUCTS, products.ms))} items/s`, `${fmtInt(rate(STORES, stores.ms))} items/s`],
+          ['ratio service ÷ COPY', productsRatio.toFixed(3), storesRatio.toFixed(3)],
+          ['COPY, total time', fmtMs(copyP.ms), fmtMs(copyS.ms)],
+          ['service, total time', fmtMs(products.ms), fmtMs(stores.ms)],
+          [`202 of a ${fmtInt(PER_REQUEST)}-item request`, accept(products), accept(stores)],
+          ['batches', String(products.batches), String(stores.batches)],
+        ],
+      ),
+    );
+    console.log(`products_ratio=${productsRatio.toFixed(3)} stores_ratio=${storesRatio.toFixed(3)}`);
+  });
+}
+
+main().catch((error) => {
+  console.error('[bench] failed:', error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,293 @@
+// Small helpers for benchmarks: a scratch PostgreSQL database, the service started in
+// process on a real port, a JSON HTTP client, COPY from a stream and an aligned table.
+// Benchmarks measure their own baselines in the same run (STACK.md): machines differ.
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openPostgres, postgresPool } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrator.ts';
+import { createDeps, type Deps } from '../src/deps.ts';
+import { startWorker, type Workers } from '../src/main/worker.ts';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export function serverUrl(): string {
+  return process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+}
+
+export function databaseUrlFor(base: string, database: string): string {
+  const url = new URL(base);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A positive whole number from the environment, or the fallback. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw.replace(/_/g, ''));
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return value;
+}
+
+export interface ScratchDatabase {
+  name: string;
+  url: string;
+  /** Drops the database (idempotent). */
+  drop(): Promise<void>;
+}
+
+/** CREATE DATABASE surtido_bench_<random> on the server of `baseUrl`; drop() removes it. */
+export async function createScratchDatabase(baseUrl: string): Promise<ScratchDatabase> {
+  const name = `surtido_bench_${randomBytes(5).toString('hex')}`;
+  const admin = postgresPool(baseUrl, 1);
+  admin.on('error', () => {}); // an idle admin connection dropped by the server is not fatal
+  try {
+    await admin.query(`create database ${name}`);
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+  let dropped = false;
+  return {
+    name,
+    url: databaseUrlFor(baseUrl, name),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      try {
+        await admin.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+export interface RunningService {
+  deps: Deps;
+  app: FastifyInstance;
+  worker: Workers;
+  baseUrl: string;
+  adminToken: string;
+  /** Stops the worker, closes the app and the database handle (idempotent). */
+  stop(): Promise<void>;
+}
+
+/** Service settings a benchmark run may override from its own environment (for experiments). */
+const TUNABLES = ['BATCH_SIZE', 'BATCH_CHUNK_SIZE', 'WORKER_CONCURRENCY', 'WORKER_POLL_MS', 'MAX_BATCH_REQUEST_ITEMS', 'BODY_LIMIT_BYTES'];
+
+/** The real service (API + worker) over a migrated database, listening on 127.0.0.1 at a free port. */
+export async function startService(databaseUrl: string): Promise<RunningService> {
+  const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
+  const tuned = Object.fromEntries(TUNABLES.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    ADMIN_TOKEN: adminToken,
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_RPS: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    DEMO_SUPPLIER: 'false',
+    ...tuned,
+  });
+  const database = openPostgres(databaseUrl);
+  let deps: Deps;
+  try {
+    await migrateToLatest(database.db);
+    deps = await createDeps(config, database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const app = await buildApp(deps);
+  const worker = startWorker(deps, app.log);
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await worker.stop();
+      await app.close();
+      await deps.close();
+    })());
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the service is not listening on a TCP port');
+  return { deps, app, worker, baseUrl: `http://127.0.0.1:${address.port}`, adminToken, stop };
+}
+
+export interface HttpResult {
+  status: number;
+  body: any;
+  /** Milliseconds from sending the request to its response headers. */
+  ms: number;
+}
+
+/** One JSON request; `expect` names the status that must come back (anything else throws with the body). */
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; expect?: number } = {},
+): Promise<HttpResult> {
+  const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const headers: Record<string, string> = { ...options.headers };
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  const started = performance.now();
+  const response = await fetch(baseUrl + path, { method, headers, body: payload });
+  const ms = performance.now() - started;
+  const text = await response.text();
+  const body = text === '' ? undefined : JSON.parse(text);
+  if (options.expect !== undefined && response.status !== options.expect) {
+    throw new Error(`${method} ${path} answered ${response.status}, expected ${options.expect}: ${text.slice(0, 500)}`);
+  }
+  return { status: response.status, body, ms };
+}
+
+export interface Supplier {
+  id: number;
+  headers: Record<string, string>;
+}
+
+/** A supplier with every scope, logged in: the headers carry its API key and bearer token. */
+export async function createSupplier(service: RunningService, code: string): Promise<Supplier> {
+  const admin = { authorization: `Bearer ${service.adminToken}` };
+  const created = await call(service.baseUrl, 'POST', '/admin/suppliers', { body: { code, name: `Bench ${code}` }, headers: admin, expect: 200 });
+  const id = created.body.id as number;
+  const issued = await call(service.baseUrl, 'POST', `/admin/suppliers/${id}/credentials`, { body: {}, headers: admin, expect: 200 });
+  const { apiKey, clientId, clientSecret } = issued.body;
+  const login = await call(service.baseUrl, 'POST', '/login', { body: { clientId, clientSecret }, headers: { 'x-api-key': apiKey }, expect: 200 });
+  return { id, headers: { 'x-api-key': apiKey, authorization: `Bearer ${login.body.access_token}` } };
+}
+
+export interface BatchStatusBody {
+  batchId: string;
+  status: 'processing' | 'processed' | 'failed';
+  total: number;
+  completed: number;
+  failed: number;
+}
+
+/**
+ * Polls GET /batch/{id}/status until no batch is 'processing'. One supplier's batches
+ * apply in acceptance order, so it watches the first unfinished one and moves on.
+ */
+export async function waitForBatches(
+  service: RunningService,
+  supplier: Supplier,
+  ids: string[],
+  options: { pollMs?: number; timeoutMs?: number } = {},
+): Promise<BatchStatusBody[]> {
+  const pollMs = options.pollMs ?? 25;
+  const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
+  const done: BatchStatusBody[] = [];
+  for (const id of ids) {
+    for (;;) {
+      const { body } = await call(service.baseUrl, 'GET', `/batch/${id}/status`, { headers: supplier.headers, expect: 200 });
+      if (body.status !== 'processing') {
+        done.push(body);
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`batch ${id} still processing after the timeout: ${JSON.stringify(body)}`);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+  return done;
+}
+
+/** COPY ... FROM STDIN fed from an iterable of text chunks; returns the rows PostgreSQL reports. */
+export async function copyIn(pool: pg.Pool, statement: string, chunks: Iterable<string>): Promise<number> {
+  const client = await pool.connect();
+  try {
+    const stream = client.query(copyFrom(statement));
+    await pipeline(Readable.from(chunks), stream);
+    return stream.rowCount;
+  } finally {
+    client.release();
+  }
+}
+
+/** Columns aligned: text left, numbers right. */
+export function table(header: string[], rows: string[][]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const numeric = (s: string) => s === 'n/a' || /^[-+≥≤~]?[\d.,]+\s*[a-z/%×]*$/i.test(s);
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => (i > 0 && numeric(cell) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+export const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A value for COPY ... FROM STDIN in text format: backslash, tab, newline and carriage return escaped; null as \N. */
+export function copyField(value: string | number | null): string {
+  if (value === null) return '\\N';
+  return String(value).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+}
+
+/** Throws unless every batch was processed and every one of its items completed. */
+export function checkBatches(what: string, statuses: BatchStatusBody[]) {
+  const bad = statuses.filter((s) => s.status !== 'processed' || s.failed !== 0 || s.completed !== s.total);
+  if (bad.length > 0) throw new Error(`${what}: ${bad.length} batch(es) did not process cleanly: ${JSON.stringify(bad.slice(0, 3))}`);
+}
+
+export interface BenchRun {
+  scratch: ScratchDatabase;
+  service: RunningService;
+  /** A small pool on the scratch database, for baselines and checks. */
+  pool: pg.Pool;
+}
+
+/**
+ * Runs a benchmark on a scratch database with the service started on it, and cleans up
+ * however the run ends (an error, or Ctrl-C).
+ */
+export async function withBenchService<T>(log: (message: string) => void, run: (bench: BenchRun) => Promise<T>): Promise<T> {
+  let scratch: ScratchDatabase | undefined;
+  let service: RunningService | undefined;
+  let pool: pg.Pool | undefined;
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      await service?.stop().catch((error) => log(`stopping the service failed: ${error}`));
+      await pool?.end().catch(() => {});
+      await scratch?.drop().catch((error) => log(`dropping ${scratch?.name} failed: ${error}`));
+    })());
+  process.once('SIGINT', () => {
+    log('interrupted; cleaning up');
+    void cleanup().finally(() => process.exit(130));
+  });
+  try {
+    scratch = await createScratchDatabase(serverUrl());
+    log(`database ${scratch.name} on ${new URL(scratch.url).host}`);
+    service = await startService(scratch.url);
+    pool = postgresPool(scratch.url, 2);
+    pool.on('error', () => {});
+    const config = service.deps.config;
+    log(`service at ${service.baseUrl}: batch size ${config.batchSize}, chunk ${config.batchChunkSize}, worker concurrency ${config.workerConcurrency}`);
+    return await run({ scratch, service, pool });
+  } finally {
+    await cleanup();
+  }
+}

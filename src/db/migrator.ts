@@ -1,0 +1,37 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as m0001 from './migrations/0001_foundation.ts';
+import * as m0002 from './migrations/0002_groupers_stores_stock.ts';
+import * as m0003 from './migrations/0003_images.ts';
+import * as m0004 from './migrations/0004_promotions.ts';
+import * as m0005 from './migrations/0005_store_sign_in.ts';
+import * as m0006 from './migrations/0006_webhooks_tickets.ts';
+import * as m0007 from './migrations/0007_orders.ts';
+
+// Listed explicitly (no directory scan): the set of migrations is part of the code.
+const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_groupers_stores_stock': m0002,
+  '0003_images': m0003,
+  '0004_promotions': m0004,
+  '0005_store_sign_in': m0005,
+  '0006_webhooks_tickets': m0006,
+  '0007_orders': m0007,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export const latestMigration = Object.keys(migrations).sort().at(-1)!;
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when every migration the code knows has been applied. */
+export async function isMigrated(db: Kysely<any>): Promise<boolean> {
+  const migrator = new Migrator({ db, provider });
+  const all = await migrator.getMigrations();
+  return all.every((m) => m.executedAt !== undefined);
+}

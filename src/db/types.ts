@@ -1,0 +1,470 @@
+// Table types for Kysely, kept by hand beside the migrations (one place, checked by
+// the compiler wherever a query touches a column). Generated<> marks defaults.
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** numeric columns come back as exact decimal strings; written as strings or numbers. */
+type Numeric = ColumnType<string, string | number, string | number>;
+
+export interface CancelCode {
+  code: string;
+  reason: string;
+  usage: 'STORE' | 'SUPPLIER';
+}
+
+export interface SuppliersTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  minimum_order: Numeric | null;
+  cancel_codes: ColumnType<CancelCode[] | null, string | null | undefined, string | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ApiClientsTable {
+  client_id: string;
+  supplier_id: number;
+  api_key_hash: string;
+  secret_hash: string;
+  scopes: string[];
+  created_at: Generated<Date>;
+  revoked_at: Timestamp | null;
+}
+
+export interface SupplierWebhooksTable {
+  supplier_id: number;
+  base_url: string | null;
+  enabled: Generated<boolean>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  updated_at: Generated<Date>;
+}
+
+export interface PlatformSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
+
+export interface IdempotencyKeysTable {
+  owner: string;
+  key: string;
+  request_hash: string;
+  state: 'in_progress' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface BatchItem {
+  action: string;
+  item: Record<string, unknown>;
+}
+
+export interface BatchesTable {
+  id: string;
+  supplier_id: number;
+  seq: Generated<number>;
+  endpoint: string;
+  items: ColumnType<BatchItem[], string, string>;
+  total: number;
+  cursor: Generated<number>;
+  completed: Generated<number>;
+  failed: Generated<number>;
+  status: Generated<'processing' | 'processed' | 'failed'>;
+  chunk_size: number;
+  chunk_finished_at: Generated<Date[]>;
+  created_at: Generated<Date>;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+}
+
+export interface BatchItemResultsTable {
+  supplier_id: number;
+  batch_id: string;
+  idx: number;
+  status: 'completed' | 'failed';
+  error_code: string | null;
+  message: string | null;
+}
+
+export interface BrandsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string;
+  weight: number | null;
+  image: string | null;
+  enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  parent_id: number | null;
+  name: string;
+  weight: number | null;
+  image: string | null;
+  enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface DisplayProduct {
+  units: number;
+  name: string;
+  default?: boolean;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string;
+  description: string | null;
+  brand_id: number;
+  category_id: number;
+  image: string | null;
+  images: Generated<string[]>;
+  enabled: Generated<boolean>;
+  ean: string | null;
+  display_products: ColumnType<DisplayProduct[], string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PriceListsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string | null;
+  enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PriceEntriesTable {
+  supplier_id: number;
+  price_list_id: number;
+  product_id: number;
+  units: number;
+  price: Numeric;
+  updated_at: Generated<Date>;
+}
+
+export interface StoreAddress {
+  street: string;
+  city: string;
+  state?: string;
+  country?: string;
+  postalCode?: string;
+  latitude?: number;
+  longitude?: number;
+  default?: boolean;
+}
+
+export interface StoresTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string;
+  legal_name: string | null;
+  legal_id: string | null;
+  owner_name: string | null;
+  phone: string | null;
+  email: string | null;
+  addresses: ColumnType<StoreAddress[], string | undefined, string>;
+  drop_size: Numeric | null;
+  enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PriceListStoresTable {
+  supplier_id: number;
+  store_code: string;
+  price_list_id: number;
+  created_at: Generated<Date>;
+}
+
+export type GrouperKind = 'promotion' | 'stock';
+
+export interface GroupersTable {
+  id: Generated<number>;
+  supplier_id: number;
+  kind: GrouperKind;
+  internal_code: string;
+  name: string;
+  enabled: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface GrouperStoresTable {
+  supplier_id: number;
+  grouper_id: number;
+  kind: GrouperKind;
+  store_code: string;
+  created_at: Generated<Date>;
+}
+
+export interface StockRulesTable {
+  supplier_id: number;
+  grouper_id: number;
+  product_id: number;
+  units: number;
+  available: boolean;
+  updated_at: Generated<Date>;
+}
+
+export interface PeopleTable {
+  id: Generated<number>;
+  phone: string | null;
+  email: string | null;
+  name: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface StoreUsersTable {
+  supplier_id: number;
+  store_id: number;
+  person_id: number;
+  phone: string | null;
+  email: string | null;
+  name: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface SignInCodesTable {
+  id: Generated<number>;
+  identifier: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+  created_at: Generated<Date>;
+}
+
+export type PromotionType = 'DISCOUNT_SIMPLE' | 'DISCOUNT_MULTIPLE' | 'BONUS_INDIVIDUAL' | 'BONUS_CROSSED';
+export type PromotionTierKind = 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash';
+
+export interface PromotionsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  type: PromotionType;
+  name: string;
+  title: string | null;
+  description: string | null;
+  image: string | null;
+  enabled: boolean;
+  /** 'YYYY-MM-DD' (the driver leaves dates as text). */
+  start_date: string;
+  end_date: string;
+  tier_kind: PromotionTierKind;
+  /** The tier field as sent: an array of discount tiers or one bonus tier object. */
+  tiers: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PromotionProductsTable {
+  supplier_id: number;
+  promotion_id: number;
+  product_id: number;
+  box_ratio: Numeric;
+  position: number;
+}
+
+export interface PromotionGroupersTable {
+  supplier_id: number;
+  promotion_id: number;
+  grouper_id: number;
+}
+
+export type ImageStatus = 'pending' | 'ready' | 'failed';
+
+/** One stored file of an image: its name under /images/<content_hash>/ and its size in pixels. */
+export interface StoredImageFile {
+  file: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/** The stored files of a ready image: the original and one WebP version per width. */
+export type StoredImageVariants = Record<'original' | '160' | '480' | '1024', StoredImageFile>;
+
+export interface ImagesTable {
+  id: Generated<number>;
+  supplier_id: number;
+  url: string;
+  status: Generated<ImageStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+  error: string | null;
+  content_hash: string | null;
+  variants: ColumnType<StoredImageVariants | null, string | null, string | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export type OrderStatus = 'PENDING' | 'CONFIRMED' | 'DELIVERED' | 'RETURNED' | 'CANCELLED';
+
+type Json<T> = ColumnType<T, string, string>;
+
+export interface OrdersTable {
+  id: Generated<number>;
+  supplier_id: number;
+  store_id: number;
+  status: OrderStatus;
+  external_id: string | null;
+  imported: Generated<boolean>;
+  buyer: Json<unknown>;
+  address: ColumnType<unknown, string | null, string | null>;
+  price_list_code: string | null;
+  products: Json<unknown[]>;
+  promotions: ColumnType<unknown, string | undefined, string>;
+  subtotal: Numeric;
+  discount_total: Numeric;
+  total: Numeric;
+  delivery_date: string | null;
+  notes: string | null;
+  cancellation: ColumnType<unknown, string | null | undefined, string | null>;
+  history: Json<unknown[]>;
+  placed_by: number | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: Generated<Date>;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookEventsTable {
+  supplier_id: number;
+  id: Generated<number>;
+  message_id: string;
+  type: string;
+  path: string;
+  ordering_key: string | null;
+  /** The JSON text sent, exactly as recorded when the event happened. */
+  body: string;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookDeliveriesTable {
+  supplier_id: number;
+  id: Generated<number>;
+  event_id: number;
+  event_type: string;
+  ordering_key: string | null;
+  redelivery_of: number | null;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_status_code: number | null;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: Timestamp | null;
+  created_at: Generated<Date>;
+  finished_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  supplier_id: number;
+  delivery_id: number;
+  id: Generated<number>;
+  at: Timestamp;
+  status_code: number | null;
+  latency_ms: number;
+  response_body: string | null;
+  error: string | null;
+}
+
+export type TicketStatus = 'PENDING' | 'IN_PROGRESS' | 'ADDITIONAL_INFO_REQUESTED' | 'SOLVED' | 'CLOSED';
+
+export interface TicketMessage {
+  from: 'STORE' | 'SUPPLIER';
+  message: string;
+  at: string;
+}
+
+export interface TicketsTable {
+  supplier_id: number;
+  id: Generated<number>;
+  store_id: number;
+  opened_by: number | null;
+  status: TicketStatus;
+  user_message: string;
+  external_ticket_id: string | null;
+  order_id: number | null;
+  resolved_at: Timestamp | null;
+  messages: ColumnType<TicketMessage[], string, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  supplier_id: number;
+  id: Generated<number>;
+  store_id: number;
+  type: string;
+  ticket_id: number | null;
+  order_id: number | null;
+  message: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface NotificationReadsTable {
+  supplier_id: number;
+  notification_id: number;
+  person_id: number;
+  read_at: Generated<Date>;
+}
+
+export interface DB {
+  suppliers: SuppliersTable;
+  api_clients: ApiClientsTable;
+  supplier_webhooks: SupplierWebhooksTable;
+  platform_secrets: PlatformSecretsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  batches: BatchesTable;
+  batch_item_results: BatchItemResultsTable;
+  brands: BrandsTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  images: ImagesTable;
+  price_lists: PriceListsTable;
+  price_entries: PriceEntriesTable;
+  stores: StoresTable;
+  price_list_stores: PriceListStoresTable;
+  groupers: GroupersTable;
+  grouper_stores: GrouperStoresTable;
+  stock_rules: StockRulesTable;
+  people: PeopleTable;
+  store_users: StoreUsersTable;
+  promotions: PromotionsTable;
+  promotion_products: PromotionProductsTable;
+  promotion_groupers: PromotionGroupersTable;
+  sign_in_codes: SignInCodesTable;
+  orders: OrdersTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  tickets: TicketsTable;
+  notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
+}

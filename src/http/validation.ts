@@ -1,0 +1,115 @@
+// Request validation: TypeBox schemas compiled by Ajv. Bodies are validated strictly
+// (no type coercion: "12" is not a number) and lose unknown fields (the contract says
+// they are ignored, never stored); query strings and path params are coerced, since
+// every value there arrives as text.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError } from '../lib/errors.ts';
+import { decimalPlaces } from '../lib/numbers.ts';
+import { CODE_PATTERN } from './common.schemas.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function createAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    removeAdditional: 'all',
+    useDefaults: true,
+    coerceTypes,
+    strict: false,
+    allowUnionTypes: true,
+  });
+  addFormats(ajv);
+  ajv.addKeyword({
+    keyword: 'maxDecimals',
+    type: 'number',
+    schemaType: 'number',
+    errors: true,
+    validate: function maxDecimals(max: number, value: number) {
+      if (decimalPlaces(value) <= max) return true;
+      (maxDecimals as { errors?: unknown[] }).errors = [{ keyword: 'maxDecimals', message: `must have at most ${max} decimals`, params: { max } }];
+      return false;
+    },
+  });
+  // A calendar date that exists (2026-02-30 does not), as YYYY-MM-DD.
+  ajv.addFormat('calendar-date', {
+    type: 'string',
+    validate: (value: string) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    },
+  });
+  return ajv;
+}
+
+const bodyAjv = createAjv(false);
+const textAjv = createAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ValidateFunction;
+};
+
+const KEYWORD_CODES: Record<string, string> = {
+  required: 'REQUIRED',
+  type: 'INVALID_TYPE',
+  minimum: 'OUT_OF_RANGE',
+  maximum: 'OUT_OF_RANGE',
+  exclusiveMinimum: 'OUT_OF_RANGE',
+  exclusiveMaximum: 'OUT_OF_RANGE',
+  minLength: 'INVALID_LENGTH',
+  maxLength: 'INVALID_LENGTH',
+  minItems: 'INVALID_LENGTH',
+  maxItems: 'TOO_MANY_ITEMS',
+  pattern: 'INVALID_FORMAT',
+  format: 'INVALID_FORMAT',
+  enum: 'INVALID_VALUE',
+  const: 'INVALID_VALUE',
+  maxDecimals: 'INVALID_PRECISION',
+  multipleOf: 'INVALID_PRECISION',
+  anyOf: 'INVALID_TYPE',
+  oneOf: 'INVALID_TYPE',
+};
+
+function message(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return `${(error.params as { missingProperty: string }).missingProperty} is required`;
+    case 'pattern':
+      return (error.params as { pattern: string }).pattern === CODE_PATTERN
+        ? 'must be 1 to 100 characters without control characters or leading or trailing spaces'
+        : `must match ${(error.params as { pattern: string }).pattern}`;
+    case 'format':
+      return (error.params as { format: string }).format === 'calendar-date'
+        ? 'must be a real date as YYYY-MM-DD'
+        : `must be a valid ${(error.params as { format: string }).format}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Ajv's errors as field errors with JSON Pointers; `prefix` is '' for the body, '/query' or '/params'. */
+export function toFieldErrors(errors: ErrorObject[], prefix: string): FieldError[] {
+  const seen = new Set<string>();
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    // A union (a nullable field) reports every branch's failure and then its own: keep
+    // the failure of the branch the value was meant for, not "must be null" beside it.
+    const sibling = errors.some((e) => e !== error && e.instancePath === error.instancePath && e.keyword !== 'anyOf');
+    if (error.keyword === 'anyOf' && sibling) continue;
+    if (error.keyword === 'type' && (error.params as { type: string }).type === 'null' && sibling) continue;
+    let pointer = prefix + error.instancePath;
+    if (error.keyword === 'required') {
+      const missing = (error.params as { missingProperty: string }).missingProperty.replace(/~/g, '~0').replace(/\//g, '~1');
+      pointer = `${pointer}/${missing}`;
+    }
+    const code = KEYWORD_CODES[error.keyword] ?? 'INVALID_VALUE';
+    const key = `${pointer}|${code}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push({ pointer, code, message: message(error) });
+  }
+  return result;
+}

@@ -1,0 +1,77 @@
+// The operators' API under /admin, authorised by the ADMIN_TOKEN bearer token.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { problems } from '../../http/common.schemas.ts';
+import type { Deps } from '../../deps.ts';
+import * as suppliers from '../suppliers/suppliers.service.ts';
+import {
+  ClientIdParams,
+  CreateSupplierBody,
+  Credentials,
+  IssueCredentialsBody,
+  Revoked,
+  Secret,
+  Settings,
+  SettingsBody,
+  Supplier,
+  SupplierIdParams,
+  Webhook,
+  WebhookBody,
+} from './admin.schemas.ts';
+
+const config = { auth: 'admin' } as const;
+const tags = ['admin'];
+
+export const adminRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { db } = deps;
+
+    app.post('/admin/suppliers', {
+      config,
+      schema: { tags, summary: 'Create a supplier', body: CreateSupplierBody, response: { 200: Supplier, ...problems(400, 401, 409) } },
+      handler: (request) => suppliers.createSupplier(db, request.body),
+    });
+
+    app.get('/admin/suppliers', {
+      config,
+      schema: { tags, summary: 'Every supplier', response: { 200: Type.Array(Supplier), ...problems(401) } },
+      handler: () => suppliers.listSuppliers(db),
+    });
+
+    app.post('/admin/suppliers/:supplierId/credentials', {
+      config,
+      schema: {
+        tags,
+        summary: 'Issue an API key and client credentials (every scope when none are named)',
+        params: SupplierIdParams,
+        body: Type.Optional(IssueCredentialsBody),
+        response: { 200: Credentials, ...problems(400, 401, 404) },
+      },
+      handler: (request) => suppliers.issueCredentials(db, request.params.supplierId, request.body?.scopes),
+    });
+
+    app.delete('/admin/credentials/:clientId', {
+      config,
+      schema: { tags, summary: 'Revoke a client: its tokens stop working at once', params: ClientIdParams, response: { 200: Revoked, ...problems(401, 404) } },
+      handler: (request) => suppliers.revokeCredentials(db, request.params.clientId),
+    });
+
+    app.put('/admin/suppliers/:supplierId/webhook', {
+      config,
+      schema: { tags, summary: "Set the supplier's webhook base URL", params: SupplierIdParams, body: WebhookBody, response: { 200: Webhook, ...problems(400, 401, 404) } },
+      handler: (request) => suppliers.configureWebhook(db, request.params.supplierId, request.body),
+    });
+
+    app.post('/admin/suppliers/:supplierId/webhook/rotate-secret', {
+      config,
+      schema: { tags, summary: 'Rotate the webhook secret (the old one signs alongside for 24 h)', params: SupplierIdParams, response: { 200: Secret, ...problems(401, 404) } },
+      handler: (request) => suppliers.rotateWebhookSecret(db, request.params.supplierId),
+    });
+
+    app.put('/admin/suppliers/:supplierId/settings', {
+      config,
+      schema: { tags, summary: "The supplier's settings (global minimum order)", params: SupplierIdParams, body: SettingsBody, response: { 200: Settings, ...problems(400, 401, 404) } },
+      handler: (request) => suppliers.updateSettings(db, request.params.supplierId, request.body),
+    });
+  };

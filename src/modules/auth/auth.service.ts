@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { AppError } from '../../lib/errors.ts';
+import { safeEqual, sha256 } from '../../lib/secrets.ts';
+import { findLoginPair, isLiveCredentialPair } from './credentials.repository.ts';
+import type { TokenIssuer } from './tokens.ts';
+
+export interface SupplierPrincipal {
+  supplierId: number;
+  clientId: string;
+  scopes: string[];
+}
+
+// One answer whatever was wrong, so a caller learns nothing about which part failed.
+const loginFailed = () => new AppError('UNAUTHENTICATED', 'invalid API key or client credentials');
+export const unauthenticated = (detail = 'missing, invalid or expired credentials') =>
+  new AppError('UNAUTHENTICATED', detail, { headers: { 'www-authenticate': 'Bearer' } });
+
+export async function login(
+  db: Kysely<DB>,
+  tokens: TokenIssuer,
+  input: { apiKey: string | undefined; clientId: string; clientSecret: string },
+) {
+  if (!input.apiKey) throw loginFailed();
+  const client = await findLoginPair(db, sha256(input.apiKey), input.clientId);
+  if (!client || !safeEqual(client.secret_hash, sha256(input.clientSecret))) throw loginFailed();
+  const { token, expiresIn } = await tokens.sign({ clientId: client.client_id, supplierId: client.supplier_id, scopes: client.scopes });
+  return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope: client.scopes.join(' ') };
+}
+
+/** `Authorization: Bearer <token>`, or the bare token (real integrations send both). */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^\s*(?:bearer\s+)?(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export async function authenticateSupplier(
+  db: Kysely<DB>,
+  tokens: TokenIssuer,
+  apiKey: string | undefined,
+  authorization: string | undefined,
+): Promise<SupplierPrincipal> {
+  const token = tokenFromHeader(authorization);
+  if (!apiKey || !token) throw unauthenticated('both x-api-key and Authorization are required');
+  const claims = await tokens.verify(token);
+  if (!claims) throw unauthenticated('the access token is invalid or expired');
+  if (!(await isLiveCredentialPair(db, sha256(apiKey), claims.clientId, claims.supplierId))) {
+    throw unauthenticated('the API key and token do not belong to one live credential of a supplier');
+  }
+  return claims;
+}
+
+export function requireScope(principal: SupplierPrincipal, scope: string): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new AppError('INSUFFICIENT_SCOPE', `this operation needs the scope ${scope}`, {
+      errors: [{ pointer: '/headers/authorization', code: 'INSUFFICIENT_SCOPE', message: `missing scope ${scope}` }],
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+export interface ClientRow {
+  client_id: string;
+  supplier_id: number;
+  secret_hash: string;
+  scopes: string[];
+}
+
+export async function insertClient(
+  db: Kysely<DB>,
+  row: { client_id: string; supplier_id: number; api_key_hash: string; secret_hash: string; scopes: string[] },
+): Promise<void> {
+  await db.insertInto('api_clients').values(row).execute();
+}
+
+/** The live client whose API key hashes to keyHash, with the client named by clientId, if both exist. */
+export async function findLoginPair(db: Kysely<DB>, keyHash: string, clientId: string) {
+  return db
+    .selectFrom('api_clients as c')
+    .innerJoin('api_clients as k', 'k.supplier_id', 'c.supplier_id')
+    .select(['c.client_id', 'c.supplier_id', 'c.secret_hash', 'c.scopes'])
+    .where('c.client_id', '=', clientId)
+    .where('k.api_key_hash', '=', keyHash)
+    .where('c.revoked_at', 'is', null)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * True when the token's client is still live and the API key is a live key of the same
+ * supplier: one indexed query per request, so a revocation takes effect at once.
+ */
+export async function isLiveCredentialPair(db: Kysely<DB>, keyHash: string, clientId: string, supplierId: number) {
+  const row = await db
+    .selectFrom('api_clients as c')
+    .innerJoin('api_clients as k', 'k.supplier_id', 'c.supplier_id')
+    .select(sql<number>`1`.as('ok'))
+    .where('c.client_id', '=', clientId)
+    .where('c.supplier_id', '=', supplierId)
+    .where('k.api_key_hash', '=', keyHash)
+    .where('c.revoked_at', 'is', null)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function revokeClient(db: Kysely<DB>, clientId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_clients')
+    .set({ revoked_at: sql`now()` })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function clientExists(db: Kysely<DB>, clientId: string): Promise<boolean> {
+  return (await db.selectFrom('api_clients').select('client_id').where('client_id', '=', clientId).executeTakeFirst()) !== undefined;
+}
+
+export async function getOrCreateSecret(db: Kysely<DB>, name: string, generate: () => string): Promise<string> {
+  await db.insertInto('platform_secrets').values({ name, value: generate() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('platform_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
+}

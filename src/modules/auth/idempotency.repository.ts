@@ -1,0 +1,52 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+/** Claims the key for this request; false when another request holds or held it. */
+export async function claimKey(db: Kysely<DB>, owner: string, key: string, requestHash: string): Promise<boolean> {
+  const rows = await db
+    .insertInto('idempotency_keys')
+    .values({ owner, key, request_hash: requestHash, state: 'in_progress' })
+    .onConflict((oc) => oc.columns(['owner', 'key']).doNothing())
+    .returning('key')
+    .execute();
+  return rows.length === 1;
+}
+
+export async function findKey(db: Kysely<DB>, owner: string, key: string) {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'state', 'response_status', 'response_body', 'created_at'])
+    .select(sql<number>`extract(epoch from now() - created_at)`.as('age_seconds'))
+    .where('owner', '=', owner)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/** Takes over a key whose record expired or whose request was abandoned; false if someone else did first. */
+export async function retakeKey(db: Kysely<DB>, owner: string, key: string, requestHash: string, seenCreatedAt: Date) {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ request_hash: requestHash, state: 'in_progress', response_status: null, response_body: null, created_at: sql`now()` })
+    .where('owner', '=', owner)
+    .where('key', '=', key)
+    .where('created_at', '=', seenCreatedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function completeKey(db: Kysely<DB>, owner: string, key: string, status: number, body: string) {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: status, response_body: body })
+    .where('owner', '=', owner)
+    .where('key', '=', key)
+    .execute();
+}
+
+export async function releaseKey(db: Kysely<DB>, owner: string, key: string) {
+  await db.deleteFrom('idempotency_keys').where('owner', '=', owner).where('key', '=', key).where('state', '=', 'in_progress').execute();
+}
+
+export async function deleteExpiredKeys(db: Kysely<DB>, olderThanSeconds: number) {
+  await db.deleteFrom('idempotency_keys').where(sql<boolean>`created_at < now() - make_interval(secs => ${olderThanSeconds})`).execute();
+}

@@ -1,0 +1,65 @@
+// What a batch endpoint plugs into the engine. A kind names its endpoint, how a request
+// body becomes an ordered list of items, and, per action, how a run of items is
+// applied: set-based, one statement per chunk and kind of change, returning one outcome
+// per item in the same order.
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+export interface ItemOutcome {
+  status: 'completed' | 'failed';
+  errorCode?: string;
+  message?: string;
+}
+
+export interface BatchAction<T = any> {
+  /** As the detail shows it, e.g. "upsert.products". */
+  name: string;
+  /** The items of this action in a request body (missing node: none). */
+  select(body: any): T[] | undefined;
+  /** The item in the supplier's terms: its internalCode, or the codes keying it joined by "/". */
+  code(item: T): string;
+  /** Applies items in order; a later item wins over an earlier one with the same key. */
+  apply(trx: Transaction<DB>, supplierId: number, items: T[]): Promise<ItemOutcome[]>;
+}
+
+export interface BatchKind {
+  endpoint: string;
+  /** In application order: every remove before every upsert/add (endpoints.md). */
+  actions: BatchAction[];
+}
+
+export const completed: ItemOutcome = { status: 'completed' };
+export const failed = (errorCode: string, message: string): ItemOutcome => ({ status: 'failed', errorCode, message });
+/** A store link may precede its store (the recommended load order): kept, and said so. */
+export const storeNotKnownYet = (store: string): ItemOutcome => ({
+  status: 'completed',
+  message: `store ${store} is not known yet; the link takes effect when it is created`,
+});
+
+export class BatchRegistry {
+  private readonly kinds = new Map<string, BatchKind>();
+  constructor(kinds: BatchKind[]) {
+    for (const kind of kinds) this.kinds.set(kind.endpoint, kind);
+  }
+  get(endpoint: string): BatchKind {
+    const kind = this.kinds.get(endpoint);
+    if (!kind) throw new Error(`no batch kind registered for ${endpoint}`);
+    return kind;
+  }
+  action(endpoint: string, name: string): BatchAction {
+    const action = this.get(endpoint).actions.find((a) => a.name === name);
+    if (!action) throw new Error(`batch kind ${endpoint} has no action ${name}`);
+    return action;
+  }
+}
+
+/** Keeps the last item per key, so "later wins" holds inside one statement (ON CONFLICT cannot touch a row twice). */
+export function lastPerKey<T>(rows: T[], key: (row: T) => string): T[] {
+  const map = new Map<string, T>();
+  for (const row of rows) {
+    const k = key(row);
+    map.delete(k);
+    map.set(k, row);
+  }
+  return [...map.values()];
+}

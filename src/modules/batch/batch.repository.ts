@@ -1,0 +1,185 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { BatchItem, DB } from '../../db/types.ts';
+
+export interface NewBatch {
+  id: string;
+  supplier_id: number;
+  endpoint: string;
+  items: BatchItem[];
+  chunk_size: number;
+}
+
+/** All batches of one request in one statement; the caller's transaction makes them durable together. */
+export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
+  await trx
+    .insertInto('batches')
+    .values(
+      batches.map((b) => ({
+        id: b.id,
+        supplier_id: b.supplier_id,
+        endpoint: b.endpoint,
+        items: JSON.stringify(b.items),
+        total: b.items.length,
+        chunk_size: b.chunk_size,
+      })),
+    )
+    .execute();
+}
+
+const summaryColumns = [
+  'id',
+  'endpoint',
+  'status',
+  'total',
+  'completed',
+  'failed',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const;
+
+export async function findBatchSummary(db: Kysely<DB>, supplierId: number, id: string) {
+  return db.selectFrom('batches').select(summaryColumns).where('id', '=', id).where('supplier_id', '=', supplierId).executeTakeFirst();
+}
+
+export async function findBatchForDetail(db: Kysely<DB>, supplierId: number, id: string) {
+  return db
+    .selectFrom('batches')
+    .select([...summaryColumns, 'items', 'cursor', 'chunk_size', 'chunk_finished_at'])
+    .where('id', '=', id)
+    .where('supplier_id', '=', supplierId)
+    .executeTakeFirst();
+}
+
+export async function findResults(db: Kysely<DB>, supplierId: number, batchId: string) {
+  return db
+    .selectFrom('batch_item_results')
+    .select(['idx', 'status', 'error_code', 'message'])
+    .where('supplier_id', '=', supplierId)
+    .where('batch_id', '=', batchId)
+    .execute();
+}
+
+export interface ClaimedBatch {
+  id: string;
+  supplier_id: number;
+  endpoint: string;
+  total: number;
+  cursor: number;
+  chunk_size: number;
+  attempts: number;
+}
+
+/**
+ * Leases the next batch that may run: the oldest unfinished batch of its supplier
+ * (so one supplier's batches apply in acceptance order, one at a time) whose lease is
+ * free or expired. Suppliers are served oldest-first and in parallel across workers;
+ * SKIP LOCKED lets concurrent claimers pass over each other's rows without waiting.
+ */
+export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds: number): Promise<ClaimedBatch | undefined> {
+  const result = await sql<ClaimedBatch>`
+    update batches set
+      lease_owner = ${owner},
+      lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
+      started_at = coalesce(started_at, now())
+    where id = (
+      select b.id from batches b
+      where b.finished_at is null
+        and (b.lease_expires_at is null or b.lease_expires_at < now())
+        and not exists (
+          select 1 from batches e
+          where e.supplier_id = b.supplier_id and e.finished_at is null and e.seq < b.seq)
+      order by b.seq
+      limit 1
+      for update skip locked)
+    returning id, supplier_id, endpoint, total, cursor, chunk_size, attempts`.execute(db);
+  return result.rows[0];
+}
+
+export async function loadItems(db: Kysely<DB>, id: string): Promise<BatchItem[]> {
+  const row = await db.selectFrom('batches').select('items').where('id', '=', id).executeTakeFirstOrThrow();
+  return row.items;
+}
+
+/**
+ * Locks the batch for a chunk, only if this worker still holds the lease and nobody moved
+ * the cursor. The same statement relaxes the chunk's commit: it need not wait for its WAL
+ * flush, because its inputs (the batch's items) were made durable before the 202 and its
+ * writes commit atomically with the cursor that records them. A database crash can only
+ * lose the latest chunks together with their cursor moves, and they are applied again, in
+ * the same order, from the same items.
+ */
+export async function lockForChunk(trx: Transaction<DB>, id: string, owner: string, cursor: number): Promise<boolean> {
+  const row = await trx
+    .selectFrom('batches')
+    .select(['id', sql<string>`set_config('synchronous_commit', 'off', true)`.as('commit_mode')])
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('cursor', '=', cursor)
+    .where('finished_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface ResultRow {
+  idx: number;
+  status: 'completed' | 'failed';
+  error_code: string | null;
+  message: string | null;
+}
+
+export async function insertResults(trx: Transaction<DB>, supplierId: number, batchId: string, rows: ResultRow[]) {
+  if (rows.length === 0) return;
+  await sql`
+    insert into batch_item_results (supplier_id, batch_id, idx, status, error_code, message)
+    select ${supplierId}, ${batchId}::uuid, r.idx, r.status, r.error_code, r.message
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r(idx int, status text, error_code text, message text)`.execute(trx);
+}
+
+/** Advances the cursor past a chunk, moves the counts, renews the lease; finishes the batch after its last chunk. */
+export async function advance(
+  trx: Transaction<DB>,
+  id: string,
+  input: { cursor: number; completed: number; failed: number; total: number; leaseSeconds: number },
+) {
+  const done = input.cursor >= input.total;
+  await trx
+    .updateTable('batches')
+    .set({
+      cursor: input.cursor,
+      completed: sql`completed + ${input.completed}`,
+      failed: sql`failed + ${input.failed}`,
+      chunk_finished_at: sql`array_append(chunk_finished_at, now())`,
+      attempts: 0,
+      last_error: null,
+      lease_expires_at: done ? null : sql`now() + make_interval(secs => ${input.leaseSeconds})`,
+      ...(done
+        ? {
+            finished_at: sql`now()`,
+            lease_owner: null,
+            status: sql`case when failed + ${input.failed} = total then 'failed' else 'processed' end`,
+          }
+        : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Gives the batch back: at once on shutdown, or after a delay when a chunk failed unexpectedly. */
+export async function releaseLease(db: Kysely<DB>, id: string, owner: string, retryInSeconds = 0, error?: string) {
+  await db
+    .updateTable('batches')
+    .set({
+      lease_owner: null,
+      lease_expires_at: retryInSeconds > 0 ? sql`now() + make_interval(secs => ${retryInSeconds})` : null,
+      ...(error !== undefined ? { attempts: sql`attempts + 1`, last_error: error } : {}),
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+export async function deleteFinishedBefore(db: Kysely<DB>, days: number) {
+  await db.deleteFrom('batches').where(sql<boolean>`finished_at < now() - make_interval(days => ${days})`).execute();
+}

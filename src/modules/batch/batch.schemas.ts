@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import { Nullable, Timestamp } from '../../http/common.schemas.ts';
+
+export const BatchParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) });
+
+const BatchState = Type.Union([Type.Literal('processing'), Type.Literal('processed'), Type.Literal('failed')]);
+const ItemState = Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')]);
+
+export const BatchStatus = Type.Object({
+  batchId: Type.String({ format: 'uuid' }),
+  endpoint: Type.String(),
+  status: BatchState,
+  total: Type.Integer(),
+  processed: Type.Integer({ description: 'completed + failed' }),
+  completed: Type.Integer(),
+  failed: Type.Integer(),
+  createdAt: Timestamp(),
+  startedAt: Nullable(Timestamp()),
+  finishedAt: Nullable(Timestamp()),
+});
+
+export const BatchDetailQuery = Type.Object({
+  status: Type.Optional(ItemState),
+  take: Type.Integer({ minimum: 1, maximum: 5000, default: 5000 }),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+});
+
+export const BatchDetail = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  detail: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      endpoint: Type.String(),
+      action: Type.String(),
+      batchItem: Type.String({ description: 'the item as JSON text' }),
+      status: ItemState,
+      errorCode: Nullable(Type.String()),
+      message: Nullable(Type.String()),
+      finishedAt: Nullable(Timestamp()),
+    }),
+  ),
+  page: Type.Integer(),
+  take: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+});

@@ -1,0 +1,136 @@
+// Applies accepted batches. Correctness lives in the rows, not in this process:
+// - A batch is leased (lease_owner, lease_expires_at); a worker that dies loses its
+//   lease when it expires and any worker claims the batch again.
+// - Each chunk is one transaction that re-checks the lease and the cursor under a row
+//   lock, applies the items, records their outcomes and advances the cursor. A chunk is
+//   therefore applied entirely or not at all, and never twice: a crash mid-chunk rolls
+//   it back, and a worker whose lease was taken over finds the cursor moved and stops.
+// - Polling and in-process wake-ups only shorten the wait; they never own correctness.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { isConnectionError } from '../../db/errors.ts';
+import { PollingWorker, type WorkerLogger } from '../../lib/polling-worker.ts';
+import type { DB } from '../../db/types.ts';
+import type { BatchKind, BatchRegistry, ItemOutcome } from './batch.kinds.ts';
+import * as repo from './batch.repository.ts';
+
+export interface BatchWorkerOptions {
+  concurrency: number;
+  pollMs: number;
+  leaseSeconds: number;
+  retentionDays: number;
+  logger: WorkerLogger;
+  /** Called after each chunk commits (tests and benchmarks observe progress through it). */
+  onChunk?: (batchId: string, cursor: number) => void | Promise<void>;
+}
+
+/** After this many unexpected failures of one chunk, its items are failed so the supplier's queue moves on. */
+const MAX_CHUNK_ATTEMPTS = 5;
+
+class LeaseLost extends Error {}
+
+export class BatchWorker extends PollingWorker {
+  readonly id = `worker-${randomUUID()}`;
+  private lastMaintenance = 0;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly registry: BatchRegistry,
+    private readonly options: BatchWorkerOptions,
+  ) {
+    super({ name: 'batch worker', concurrency: options.concurrency, pollMs: options.pollMs, logger: options.logger });
+  }
+
+  protected async work() {
+    await this.maintain();
+    const batch = await repo.claimNextBatch(this.db, this.id, this.options.leaseSeconds);
+    if (!batch) return false;
+    await this.process(batch);
+    return true;
+  }
+
+  private async process(batch: repo.ClaimedBatch) {
+    const items = await repo.loadItems(this.db, batch.id);
+    const kind = this.registry.get(batch.endpoint);
+    let cursor = batch.cursor;
+    while (cursor < batch.total) {
+      if (this.stopping) {
+        await repo.releaseLease(this.db, batch.id, this.id);
+        return;
+      }
+      const end = Math.min(cursor + batch.chunk_size, batch.total);
+      const chunk = items.slice(cursor, end);
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          if (!(await repo.lockForChunk(trx, batch.id, this.id, cursor))) throw new LeaseLost();
+          const outcomes = batch.attempts >= MAX_CHUNK_ATTEMPTS ? chunk.map(() => gaveUp) : await applyChunk(trx, kind, batch.supplier_id, chunk);
+          const results: repo.ResultRow[] = [];
+          let failedCount = 0;
+          outcomes.forEach((o, i) => {
+            if (o.status === 'failed') failedCount++;
+            if (o.status === 'failed' || o.message) {
+              results.push({ idx: cursor + i, status: o.status, error_code: o.errorCode ?? null, message: o.message ?? null });
+            }
+          });
+          await repo.insertResults(trx, batch.supplier_id, batch.id, results);
+          await repo.advance(trx, batch.id, {
+            cursor: end,
+            completed: chunk.length - failedCount,
+            failed: failedCount,
+            total: batch.total,
+            leaseSeconds: this.options.leaseSeconds,
+          });
+        });
+      } catch (error) {
+        if (error instanceof LeaseLost) return; // another worker owns it now
+        const retryIn = isConnectionError(error) ? 1 : Math.min(60, 2 ** (batch.attempts + 1));
+        this.options.logger.error({ err: error, batchId: batch.id, cursor }, 'batch chunk failed; it will be retried');
+        await repo.releaseLease(this.db, batch.id, this.id, retryIn, error instanceof Error ? error.message : String(error)).catch(() => {});
+        return;
+      }
+      batch.attempts = 0;
+      cursor = end;
+      await this.options.onChunk?.(batch.id, cursor);
+      // Embedded PGlite runs queries on this thread and resolves them as microtasks: without
+      // a turn of the event loop between chunks, requests would wait for the whole batch.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async maintain() {
+    const now = Date.now();
+    if (now - this.lastMaintenance < 10 * 60_000) return;
+    this.lastMaintenance = now;
+    await repo.deleteFinishedBefore(this.db, this.options.retentionDays);
+  }
+}
+
+const gaveUp: ItemOutcome = {
+  status: 'failed',
+  errorCode: 'PROCESSING_ERROR',
+  message: 'the item could not be applied after several attempts; send it again or contact support',
+};
+
+/** Runs of consecutive items with one action go to that action together, in order. */
+async function applyChunk(
+  trx: Transaction<DB>,
+  kind: BatchKind,
+  supplierId: number,
+  chunk: { action: string; item: any }[],
+): Promise<ItemOutcome[]> {
+  const outcomes: ItemOutcome[] = [];
+  let start = 0;
+  while (start < chunk.length) {
+    const name = chunk[start]!.action;
+    let end = start;
+    while (end < chunk.length && chunk[end]!.action === name) end++;
+    const action = kind.actions.find((a) => a.name === name);
+    if (!action) throw new Error(`batch kind ${kind.endpoint} has no action ${name}`);
+    const run = chunk.slice(start, end).map((c) => c.item);
+    const applied = await action.apply(trx, supplierId, run);
+    if (applied.length !== run.length) throw new Error(`${kind.endpoint} ${name} returned ${applied.length} outcomes for ${run.length} items`);
+    outcomes.push(...applied);
+    start = end;
+  }
+  return outcomes;
+}

@@ -1,0 +1,91 @@
+import { Type } from 'typebox';
+import { Code, Description, Name, Nullable, PageQuery, Timestamp, Units, Url } from '../../http/common.schemas.ts';
+import { ImageDetail, ImageFields } from '../images/images.schemas.ts';
+
+const MAX = 50_000;
+const Weight = () => Type.Number({ minimum: -1_000_000, maximum: 1_000_000, description: 'lower shows first' });
+
+export const BrandInput = Type.Object({
+  internalCode: Code(),
+  name: Name(),
+  weight: Type.Optional(Nullable(Weight())),
+  image: Type.Optional(Nullable(Url())),
+  enabled: Type.Optional(Type.Boolean()),
+});
+export const BrandBatchBody = Type.Object(
+  { upsert: Type.Array(BrandInput, { maxItems: MAX }) },
+  { description: 'A bare array of brands is accepted as the upsert list.' },
+);
+
+export const CategoryInput = Type.Object({
+  internalCode: Code(),
+  name: Name(),
+  weight: Type.Optional(Nullable(Weight())),
+  image: Type.Optional(Nullable(Url())),
+  enabled: Type.Optional(Type.Boolean()),
+});
+export const SubcategoryInput = Type.Object({ ...CategoryInput.properties, parentCategoryInternalCode: Code() });
+
+const DisplayProduct = Type.Object({ units: Units(), name: Name(), default: Type.Optional(Type.Boolean()) });
+
+export const ProductInput = Type.Object({
+  internalCode: Code(),
+  name: Name(),
+  description: Type.Optional(Nullable(Description())),
+  brandInternalCode: Code(),
+  categoryInternalCode: Code({ description: 'a category or a subcategory' }),
+  image: Type.Optional(Nullable(Url())),
+  images: Type.Optional(Type.Array(Url(), { maxItems: 50 })),
+  enabled: Type.Optional(Type.Boolean()),
+  ean: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  displayProducts: Type.Optional(Type.Array(DisplayProduct, { maxItems: 100 })),
+});
+export const ProductBatchBody = Type.Object({ upsert: Type.Array(ProductInput, { maxItems: MAX }) });
+
+export const Brand = Type.Object({
+  internalCode: Type.String(),
+  name: Type.String(),
+  weight: Nullable(Type.Number()),
+  image: Nullable(Type.String()),
+  ...ImageFields,
+  enabled: Type.Boolean(),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
+});
+
+const CategoryFields = {
+  internalCode: Type.String(),
+  name: Type.String(),
+  weight: Nullable(Type.Number()),
+  image: Nullable(Type.String()),
+  ...ImageFields,
+  enabled: Type.Boolean(),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
+};
+export const Subcategory = Type.Object({ ...CategoryFields, parentCategoryInternalCode: Type.String() });
+/** A level-1 category carries its subcategories; a subcategory names its parent. */
+export const Category = Type.Object({
+  ...CategoryFields,
+  parentCategoryInternalCode: Nullable(Type.String()),
+  subcategories: Type.Optional(Type.Array(Subcategory)),
+});
+
+export const CategoryListQuery = Type.Object({ enabled: Type.Optional(Type.Boolean()), ...PageQuery });
+
+export const Product = Type.Object({
+  internalCode: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  brandInternalCode: Type.String(),
+  categoryInternalCode: Type.String(),
+  image: Nullable(Type.String()),
+  ...ImageFields,
+  images: Type.Array(Type.String()),
+  imagesDetail: Type.Array(ImageDetail, { description: 'the processing of each of `images`, in the same order' }),
+  enabled: Type.Boolean(),
+  ean: Nullable(Type.String()),
+  displayProducts: Type.Array(Type.Object({ units: Type.Integer(), name: Type.String(), default: Type.Optional(Type.Boolean()) })),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
+});

@@ -1,0 +1,42 @@
+// Why an order was cancelled, from a list each supplier keeps: `STORE` codes for
+// cancellations by stores, `SUPPLIER` codes for the supplier's own.
+import type { Kysely } from 'kysely';
+import type { CancelCode, DB } from '../../db/types.ts';
+import { fieldError } from '../../lib/errors.ts';
+import { findCancelCodes, setCancelCodes } from '../suppliers/suppliers.repository.ts';
+import { requireSupplier } from '../suppliers/suppliers.service.ts';
+
+/** Every supplier starts with these until the admin API replaces them. */
+export const DEFAULT_CANCEL_CODES: readonly CancelCode[] = [
+  { code: 'NEW_ORDER', reason: 'I will place a new order', usage: 'STORE' },
+  { code: 'WRONG_PRODUCTS', reason: 'I chose the wrong products or quantities', usage: 'STORE' },
+  { code: 'NO_LONGER_NEEDED', reason: 'I no longer need the order', usage: 'STORE' },
+  { code: 'DELIVERY_TOO_LATE', reason: 'The delivery date does not suit me', usage: 'STORE' },
+  { code: 'OUT_OF_STOCK', reason: 'The products are out of stock', usage: 'SUPPLIER' },
+  { code: 'CREDIT_REFUSED', reason: "The store's credit was refused", usage: 'SUPPLIER' },
+  { code: 'ADDRESS_NOT_SERVED', reason: 'We do not deliver to this address', usage: 'SUPPLIER' },
+  { code: 'STORE_REQUEST', reason: 'The store asked to cancel', usage: 'SUPPLIER' },
+];
+
+export async function cancelCodes(db: Kysely<DB>, supplierId: number): Promise<readonly CancelCode[]> {
+  return (await findCancelCodes(db, supplierId)) ?? DEFAULT_CANCEL_CODES;
+}
+
+export async function replaceCancelCodes(db: Kysely<DB>, supplierId: number, codes: CancelCode[]) {
+  await requireSupplier(db, supplierId);
+  const seen = new Set<string>();
+  codes.forEach((c, i) => {
+    const key = `${c.usage}/${c.code}`;
+    if (seen.has(key)) throw fieldError('ALREADY_EXISTS', `/${i}/code`, `${c.code} is listed twice for ${c.usage}`);
+    seen.add(key);
+  });
+  await setCancelCodes(db, supplierId, codes);
+  return codes;
+}
+
+/** The code's entry for that side, or 400 INVALID_CANCEL_CODE. */
+export async function requireCancelCode(db: Kysely<DB>, supplierId: number, code: string, usage: 'STORE' | 'SUPPLIER', pointer = '/cancelCode') {
+  const found = (await cancelCodes(db, supplierId)).find((c) => c.code === code && c.usage === usage);
+  if (!found) throw fieldError('INVALID_CANCEL_CODE', pointer, `${code} is not a cancellation code for the ${usage === 'STORE' ? 'store' : 'supplier'}`);
+  return found;
+}

@@ -1,0 +1,100 @@
+// POST /batch/order (the four lifecycle operations, in lifecycle order) and
+// POST /order/bulk-import (a one-time history load) on the batch engine.
+import { Decimal } from 'decimal.js';
+import type { OrderStatus } from '../../db/types.ts';
+import { completed, failed, lastPerKey, type BatchAction, type BatchKind } from '../batch/batch.kinds.ts';
+import { productNames } from '../catalog/catalog.repository.ts';
+import * as repo from './orders.repository.ts';
+import type { OrderLine } from './orders.rules.ts';
+import { applyOperations, type Operation } from './orders.service.ts';
+
+function lifecycle(op: Operation['op']): BatchAction<Omit<Operation, 'op'>> {
+  return {
+    name: op,
+    select: (body) => body?.[op],
+    code: (item) => String(item.id),
+    async apply(trx, supplierId, items) {
+      const outcomes = await applyOperations(trx, supplierId, items.map((item) => ({ ...item, op }) as Operation), new Date().toISOString());
+      return outcomes.map((o) => (o.ok ? completed : failed(o.error.code, o.error.message)));
+    },
+  };
+}
+
+export const orderBatchKind: BatchKind = {
+  endpoint: '/batch/order',
+  actions: [lifecycle('confirm'), lifecycle('deliver'), lifecycle('return'), lifecycle('cancel')],
+};
+
+interface ImportedOrder {
+  externalId?: string;
+  storeInternalCode: string;
+  createdAt: string;
+  status: OrderStatus;
+  products: { internalCode: string; units: number; quantity: number; unitPrice: number }[];
+  total?: number;
+}
+
+/** A calendar date alone means the start of that day (UTC); a timestamp is taken as given. */
+const timestamp = (value: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value);
+
+const importOrders: BatchAction<ImportedOrder> = {
+  name: 'orders',
+  select: (body) => body?.orders,
+  code: (o) => o.externalId ?? `${o.storeInternalCode}/${o.createdAt}`,
+  async apply(trx, supplierId, items) {
+    const stores = await repo.storesByCode(trx, supplierId, [...new Set(items.map((o) => o.storeInternalCode))]);
+    const names = await productNames(trx, supplierId, [...new Set(items.flatMap((o) => o.products.map((p) => p.internalCode)))]);
+    const rows: repo.NewOrder[] = [];
+    const outcomes = items.map((o) => {
+      const store = stores.get(o.storeInternalCode);
+      if (!store) return failed('UNKNOWN_STORE', `store ${o.storeInternalCode} does not exist`);
+      const at = timestamp(o.createdAt);
+      if (Number.isNaN(at.getTime())) return failed('INVALID_FORMAT', `createdAt ${o.createdAt} is not a date or timestamp`);
+      const delivered = o.status === 'DELIVERED' || o.status === 'RETURNED';
+      const lines: OrderLine[] = o.products.map((p) => {
+        const subtotal = new Decimal(p.unitPrice).times(p.quantity).toNumber();
+        return {
+          internalCode: p.internalCode,
+          name: names.get(p.internalCode) ?? null,
+          units: p.units,
+          quantity: p.quantity,
+          unitPrice: p.unitPrice,
+          subtotal,
+          discount: 0,
+          total: subtotal,
+          deliveredQuantity: delivered ? p.quantity : 0,
+          returnedQuantity: o.status === 'RETURNED' ? p.quantity : 0,
+        };
+      });
+      const subtotal = lines.reduce((sum, l) => sum.plus(l.subtotal), new Decimal(0));
+      const total = o.total === undefined ? subtotal : new Decimal(o.total);
+      rows.push({
+        supplier_id: supplierId,
+        store_id: store.id,
+        status: o.status,
+        external_id: o.externalId ?? null,
+        imported: true,
+        buyer: { storeInternalCode: o.storeInternalCode, storeName: store.name, legalName: store.legal_name, legalId: store.legal_id, user: null },
+        address: null,
+        price_list_code: null,
+        products: lines,
+        promotions: { rewards: [], discounts: [] },
+        subtotal: subtotal.toString(),
+        // An imported total below the lines' sum is read as a discount the ERP gave.
+        discount_total: Decimal.max(subtotal.minus(total), 0).toString(),
+        total: total.toString(),
+        notes: null,
+        history: [{ status: o.status, at: at.toISOString(), by: 'IMPORT' }],
+        placed_by: null,
+        created_at: at.toISOString(),
+      });
+      return completed;
+    });
+    // Re-importing an externalId updates that order; inside one chunk the last one wins.
+    const withId = lastPerKey(rows.filter((r) => r.external_id !== null), (r) => r.external_id!);
+    await repo.upsertImported(trx, [...withId, ...rows.filter((r) => r.external_id === null)]);
+    return outcomes;
+  },
+};
+
+export const orderImportKind: BatchKind = { endpoint: '/order/bulk-import', actions: [importOrders] };

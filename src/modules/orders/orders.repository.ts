@@ -1,0 +1,173 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB, OrdersTable, OrderStatus } from '../../db/types.ts';
+import { idIn } from '../../db/sql.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type OrderRow = Selectable<OrdersTable> & { store_code: string };
+
+const columns = [
+  'o.id',
+  'o.supplier_id',
+  'o.store_id',
+  'o.status',
+  'o.external_id',
+  'o.imported',
+  'o.buyer',
+  'o.address',
+  'o.price_list_code',
+  'o.products',
+  'o.promotions',
+  'o.subtotal',
+  'o.discount_total',
+  'o.total',
+  'o.delivery_date',
+  'o.notes',
+  'o.cancellation',
+  'o.history',
+  'o.placed_by',
+  'o.created_at',
+  'o.updated_at',
+  's.internal_code as store_code',
+] as const;
+
+function base(db: Executor) {
+  return db.selectFrom('orders as o').innerJoin('stores as s', 's.id', 'o.store_id').select(columns);
+}
+
+export async function findOrder(db: Executor, supplierId: number, id: number): Promise<OrderRow | undefined> {
+  return base(db).where('o.supplier_id', '=', supplierId).where('o.id', '=', id).executeTakeFirst();
+}
+
+/** An order of a store the person belongs to. */
+export async function findOrderOfPerson(db: Executor, personId: number, id: number): Promise<OrderRow | undefined> {
+  return base(db)
+    .innerJoin('store_users as u', (j) => j.onRef('u.store_id', '=', 'o.store_id').on('u.person_id', '=', personId))
+    .where('o.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The orders of one chunk or request, locked for their lifecycle change. */
+export async function lockOrders(trx: Transaction<DB>, supplierId: number, ids: number[]): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return base(trx)
+    .where('o.supplier_id', '=', supplierId)
+    .where(idIn('o.id', ids))
+    .forUpdate('o')
+    .execute();
+}
+
+export interface OrderListQuery {
+  status?: OrderStatus;
+  from?: string;
+  to?: string;
+  storeInternalCode?: string;
+  storeId?: number;
+  take: number;
+  page: number;
+}
+
+/** Newest first; `from`/`to` are calendar days of creation in the platform's timezone. */
+export async function listOrders(db: Executor, supplierId: number | undefined, q: OrderListQuery, timezone: string) {
+  let query = db.selectFrom('orders as o').innerJoin('stores as s', 's.id', 'o.store_id');
+  if (supplierId !== undefined) query = query.where('o.supplier_id', '=', supplierId);
+  if (q.storeId !== undefined) query = query.where('o.store_id', '=', q.storeId);
+  if (q.status) query = query.where('o.status', '=', q.status);
+  if (q.storeInternalCode) query = query.where('s.internal_code', '=', q.storeInternalCode);
+  if (q.from) query = query.where(sql<boolean>`(o.created_at at time zone ${timezone})::date >= ${q.from}::date`);
+  if (q.to) query = query.where(sql<boolean>`(o.created_at at time zone ${timezone})::date <= ${q.to}::date`);
+  const [rows, count] = await Promise.all([
+    query.select(columns).orderBy('o.id', 'desc').limit(q.take).offset((q.page - 1) * q.take).execute(),
+    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+export interface OrderChange {
+  id: number;
+  status: OrderStatus;
+  products: unknown[];
+  delivery_date: string | null;
+  cancellation: unknown;
+  history: unknown[];
+}
+
+/** Writes lifecycle changes of many orders in one statement. */
+export async function saveChanges(trx: Transaction<DB>, supplierId: number, changes: OrderChange[]) {
+  if (changes.length === 0) return;
+  await sql`
+    update orders o set
+      status = c.status, products = c.products, delivery_date = c.delivery_date::date,
+      cancellation = c.cancellation, history = c.history, updated_at = now()
+    from json_to_recordset(${JSON.stringify(changes)}::json)
+      as c(id bigint, status text, products jsonb, delivery_date text, cancellation jsonb, history jsonb)
+    where o.supplier_id = ${supplierId} and o.id = c.id`.execute(trx);
+}
+
+export interface NewOrder {
+  supplier_id: number;
+  store_id: number;
+  status: OrderStatus;
+  external_id: string | null;
+  imported: boolean;
+  buyer: unknown;
+  address: unknown;
+  price_list_code: string | null;
+  products: unknown[];
+  promotions: unknown;
+  subtotal: number | string;
+  discount_total: number | string;
+  total: number | string;
+  notes: string | null;
+  history: unknown[];
+  placed_by: number | null;
+  created_at?: string;
+}
+
+export async function insertOrder(trx: Transaction<DB>, order: NewOrder): Promise<number> {
+  const row = await trx
+    .insertInto('orders')
+    .values({
+      ...order,
+      buyer: JSON.stringify(order.buyer),
+      address: order.address === null ? null : JSON.stringify(order.address),
+      products: JSON.stringify(order.products),
+      promotions: JSON.stringify(order.promotions),
+      history: JSON.stringify(order.history),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * History import: inserts new orders and updates those whose externalId was imported
+ * before, one statement for a whole chunk. Orders without an externalId are always new.
+ */
+export async function upsertImported(trx: Transaction<DB>, rows: NewOrder[]) {
+  if (rows.length === 0) return;
+  const json = JSON.stringify(rows.map((r) => ({ ...r, created_at: r.created_at ?? new Date().toISOString() })));
+  await sql`
+    insert into orders (supplier_id, store_id, status, external_id, imported, buyer, address, price_list_code, products,
+                        promotions, subtotal, discount_total, total, notes, history, placed_by, created_at)
+    select r.supplier_id, r.store_id, r.status, r.external_id, true, r.buyer, r.address, r.price_list_code, r.products,
+           r.promotions, r.subtotal, r.discount_total, r.total, r.notes, r.history, null, r.created_at
+    from json_to_recordset(${json}::json) as r(supplier_id bigint, store_id bigint, status text, external_id text,
+      buyer jsonb, address jsonb, price_list_code text, products jsonb, promotions jsonb, subtotal numeric,
+      discount_total numeric, total numeric, notes text, history jsonb, created_at timestamptz)
+    on conflict (supplier_id, external_id) where external_id is not null do update set
+      store_id = excluded.store_id, status = excluded.status, buyer = excluded.buyer, products = excluded.products,
+      subtotal = excluded.subtotal, discount_total = excluded.discount_total, total = excluded.total,
+      history = excluded.history, created_at = excluded.created_at, updated_at = now()`.execute(trx);
+}
+
+/** Stores by code with what an order's buyer shows. */
+export async function storesByCode(db: Executor, supplierId: number, codes: string[]) {
+  if (codes.length === 0) return new Map<string, { id: number; name: string; legal_name: string | null; legal_id: string | null }>();
+  const rows = await db
+    .selectFrom('stores')
+    .select(['id', 'internal_code', 'name', 'legal_name', 'legal_id'])
+    .where('supplier_id', '=', supplierId)
+    .where(sql<boolean>`internal_code = any(${codes}::text[])`)
+    .execute();
+  return new Map(rows.map((r) => [r.internal_code, r]));
+}

@@ -1,0 +1,104 @@
+// POST /batch/pricelist: four actions, removes first (endpoints.md). Each run of items is
+// resolved with one lookup per kind of reference and written with one statement.
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { completed, failed, lastPerKey, storeNotKnownYet, type BatchAction, type BatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { productIds } from '../catalog/catalog.repository.ts';
+import { existingStoreCodes } from '../stores/stores.repository.ts';
+import * as repo from './pricelists.repository.ts';
+
+interface Entry {
+  priceListInternalCode: string;
+  productInternalCode: string;
+  units?: number;
+  price?: number;
+}
+interface StoreLink {
+  priceListInternalCode: string;
+  storeInternalCode: string;
+}
+
+const unknownList = (code: string) => failed('UNKNOWN_PRICE_LIST', `price list ${code} does not exist`);
+const unknownProduct = (code: string) => failed('UNKNOWN_PRODUCT', `product ${code} does not exist`);
+const unique = (values: string[]) => [...new Set(values)];
+
+async function resolveEntries(trx: Transaction<DB>, supplierId: number, items: Entry[]) {
+  const lists = await repo.priceListIds(trx, supplierId, unique(items.map((i) => i.priceListInternalCode)));
+  const products = await productIds(trx, supplierId, unique(items.map((i) => i.productInternalCode)));
+  return items.map((item) => {
+    const l = lists.get(item.priceListInternalCode);
+    const p = products.get(item.productInternalCode);
+    const outcome: ItemOutcome =
+      l === undefined ? unknownList(item.priceListInternalCode) : p === undefined ? unknownProduct(item.productInternalCode) : completed;
+    return { item, l: l!, p: p!, outcome };
+  });
+}
+
+const entryCode = (i: Entry) => [i.priceListInternalCode, i.productInternalCode, ...(i.units === undefined ? [] : [i.units])].join('/');
+const linkCode = (i: StoreLink) => `${i.priceListInternalCode}/${i.storeInternalCode}`;
+
+const upsertProducts: BatchAction<Entry> = {
+  name: 'upsert.products',
+  select: (body) => body?.upsert?.products,
+  code: entryCode,
+  async apply(trx, supplierId, items) {
+    const resolved = await resolveEntries(trx, supplierId, items);
+    const rows = resolved.filter((r) => r.outcome === completed).map((r) => ({ l: r.l, p: r.p, u: r.item.units!, price: r.item.price! }));
+    await repo.upsertEntries(trx, supplierId, lastPerKey(rows, (r) => `${r.l}/${r.p}/${r.u}`));
+    return resolved.map((r) => r.outcome);
+  },
+};
+
+const removeProducts: BatchAction<Entry> = {
+  name: 'remove.products',
+  select: (body) => body?.remove?.products,
+  code: entryCode,
+  async apply(trx, supplierId, items) {
+    const resolved = await resolveEntries(trx, supplierId, items);
+    const rows = resolved.filter((r) => r.outcome === completed).map((r) => ({ l: r.l, p: r.p, u: r.item.units ?? null }));
+    await repo.deleteEntries(trx, supplierId, rows);
+    return resolved.map((r) => r.outcome);
+  },
+};
+
+async function resolveLinks(trx: Transaction<DB>, supplierId: number, items: StoreLink[]) {
+  const lists = await repo.priceListIds(trx, supplierId, unique(items.map((i) => i.priceListInternalCode)));
+  return items.map((item) => ({ item, l: lists.get(item.priceListInternalCode) }));
+}
+
+const upsertStores: BatchAction<StoreLink> = {
+  name: 'upsert.stores',
+  select: (body) => body?.upsert?.stores,
+  code: linkCode,
+  async apply(trx, supplierId, items) {
+    const resolved = await resolveLinks(trx, supplierId, items);
+    const valid = resolved.filter((r) => r.l !== undefined).map((r) => ({ l: r.l!, s: r.item.storeInternalCode }));
+    await repo.upsertStoreLinks(trx, supplierId, lastPerKey(valid, (r) => r.s));
+    const known = await existingStoreCodes(trx, supplierId, unique(valid.map((v) => v.s)));
+    return resolved.map(({ item, l }) => {
+      if (l === undefined) return unknownList(item.priceListInternalCode);
+      if (known.has(item.storeInternalCode)) return completed;
+      return storeNotKnownYet(item.storeInternalCode);
+    });
+  },
+};
+
+const removeStores: BatchAction<StoreLink> = {
+  name: 'remove.stores',
+  select: (body) => body?.remove?.stores,
+  code: linkCode,
+  async apply(trx, supplierId, items) {
+    const resolved = await resolveLinks(trx, supplierId, items);
+    await repo.deleteStoreLinks(
+      trx,
+      supplierId,
+      resolved.filter((r) => r.l !== undefined).map((r) => ({ l: r.l!, s: r.item.storeInternalCode })),
+    );
+    return resolved.map(({ item, l }) => (l === undefined ? unknownList(item.priceListInternalCode) : completed));
+  },
+};
+
+export const priceListBatchKind: BatchKind = {
+  endpoint: '/batch/pricelist',
+  actions: [removeProducts, removeStores, upsertProducts, upsertStores],
+};

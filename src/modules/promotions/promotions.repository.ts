@@ -1,0 +1,173 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB, PromotionsTable } from '../../db/types.ts';
+import { idIn, textIn } from '../../db/sql.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** Codes sort by their bytes, the same order on every database whatever its locale. */
+const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
+
+/** A promotion to write: the table's columns, keyed by `code`, with its tier field as sent. */
+export type PromotionRow = Omit<Selectable<PromotionsTable>, 'id' | 'supplier_id' | 'internal_code' | 'tiers' | 'created_at' | 'updated_at'> & {
+  code: string;
+  /** The tier field's value as sent; its JSON numbers land in jsonb as exact decimals. */
+  tiers: unknown;
+};
+
+/** Creates or replaces each promotion by code (one statement); answers id by code. */
+export async function upsertPromotions(trx: Transaction<DB>, supplierId: number, rows: PromotionRow[]) {
+  if (rows.length === 0) return new Map<string, number>();
+  const written = await sql<{ id: number; internal_code: string }>`
+    insert into promotions (supplier_id, internal_code, type, name, title, description, image, enabled, start_date, end_date, tier_kind, tiers)
+    select ${supplierId}, r.code, r.type, r.name, r.title, r.description, r.image, r.enabled, r.start_date, r.end_date, r.tier_kind, r.tiers
+    from json_to_recordset(${JSON.stringify(rows)}::json)
+      as r(code text, type text, name text, title text, description text, image text, enabled boolean,
+           start_date date, end_date date, tier_kind text, tiers jsonb)
+    on conflict (supplier_id, internal_code) do update set
+      type = excluded.type, name = excluded.name, title = excluded.title, description = excluded.description,
+      image = excluded.image, enabled = excluded.enabled, start_date = excluded.start_date, end_date = excluded.end_date,
+      tier_kind = excluded.tier_kind, tiers = excluded.tiers, updated_at = now()
+    returning id, internal_code`.execute(trx);
+  return new Map(written.rows.map((r) => [r.internal_code, Number(r.id)]));
+}
+
+/** Replaces the products of the given promotions: one delete, one insert. */
+export async function replaceProducts(
+  trx: Transaction<DB>,
+  supplierId: number,
+  promotionIds: number[],
+  rows: { pr: number; p: number; b: number; n: number }[],
+) {
+  if (promotionIds.length === 0) return;
+  await sql`delete from promotion_products where supplier_id = ${supplierId} and promotion_id = any(${promotionIds}::bigint[])`.execute(trx);
+  if (rows.length === 0) return;
+  // box_ratio is read from the JSON number's text straight into numeric: the decimal sent is the decimal stored.
+  await sql`
+    insert into promotion_products (supplier_id, promotion_id, product_id, box_ratio, position)
+    select ${supplierId}, r.pr, r.p, r.b, r.n from json_to_recordset(${JSON.stringify(rows)}::json) as r(pr bigint, p bigint, b numeric, n int)`.execute(trx);
+}
+
+/** Replaces the grouper set of the given promotions: one delete, one insert. */
+export async function replaceGroupers(trx: Transaction<DB>, supplierId: number, promotionIds: number[], rows: { pr: number; g: number }[]) {
+  if (promotionIds.length === 0) return;
+  await sql`delete from promotion_groupers where supplier_id = ${supplierId} and promotion_id = any(${promotionIds}::bigint[])`.execute(trx);
+  if (rows.length === 0) return;
+  await sql`
+    insert into promotion_groupers (supplier_id, promotion_id, grouper_id)
+    select distinct ${supplierId}::bigint, r.pr, r.g from json_to_recordset(${JSON.stringify(rows)}::json) as r(pr bigint, g bigint)`.execute(trx);
+}
+
+/** Deletes the promotions (their products and groupers go with them); answers the codes that existed. */
+export async function deletePromotions(trx: Transaction<DB>, supplierId: number, codes: string[]) {
+  if (codes.length === 0) return new Set<string>();
+  const rows = await trx
+    .deleteFrom('promotions')
+    .where('supplier_id', '=', supplierId)
+    .where(textIn('internal_code', codes))
+    .returning('internal_code')
+    .execute();
+  return new Set(rows.map((r) => r.internal_code));
+}
+
+export async function setEnabled(db: Executor, supplierId: number, code: string, enabled: boolean) {
+  const result = await db
+    .updateTable('promotions')
+    .set({ enabled, updated_at: sql`now()` })
+    .where('supplier_id', '=', supplierId)
+    .where('internal_code', '=', code)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+const columns = [
+  'id',
+  'internal_code',
+  'type',
+  'name',
+  'title',
+  'description',
+  'image',
+  'enabled',
+  'start_date',
+  'end_date',
+  'tier_kind',
+  'tiers',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function findPromotion(db: Executor, supplierId: number, code: string) {
+  return db.selectFrom('promotions').select(columns).where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();
+}
+
+export type StoredPromotion = NonNullable<Awaited<ReturnType<typeof findPromotion>>>;
+
+export interface ListFilter {
+  enabled?: boolean;
+  /** Keep promotions running on some day on or after `from` ... */
+  from?: string;
+  /** ... and on or before `to` (both days included). */
+  to?: string;
+}
+
+function filtered(db: Executor, supplierId: number, filter: ListFilter) {
+  let query = db.selectFrom('promotions').where('supplier_id', '=', supplierId);
+  if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled);
+  // start..end overlaps from..to: it ends on or after from and starts on or before to.
+  if (filter.from !== undefined) query = query.where('end_date', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('start_date', '<=', filter.to);
+  return query;
+}
+
+/** One page, by start date, then code. */
+export async function listPromotions(db: Executor, supplierId: number, filter: ListFilter & { take: number; page: number }) {
+  const base = filtered(db, supplierId, filter);
+  const [rows, count] = await Promise.all([
+    base
+      .select(columns)
+      .orderBy('start_date')
+      .orderBy(byCode('internal_code'))
+      .limit(filter.take)
+      .offset((filter.page - 1) * filter.take)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+/** Every promotion of the supplier (for pricing), optionally only those in force on `today`. */
+export async function allPromotions(db: Executor, supplierId: number, inForceOn?: string) {
+  let query = db.selectFrom('promotions').select(columns).where('supplier_id', '=', supplierId);
+  if (inForceOn !== undefined) {
+    query = query.where('enabled', '=', true).where('start_date', '<=', inForceOn).where('end_date', '>=', inForceOn);
+  }
+  return query.orderBy(byCode('internal_code')).execute();
+}
+
+/** The products of the given promotions, each promotion's in the order sent. */
+export async function productsOf(db: Executor, supplierId: number, promotionIds: number[]) {
+  if (promotionIds.length === 0) return [];
+  return db
+    .selectFrom('promotion_products as pp')
+    .innerJoin('products as p', 'p.id', 'pp.product_id')
+    .select(['pp.promotion_id', 'p.internal_code', 'pp.box_ratio'])
+    .where('pp.supplier_id', '=', supplierId)
+    .where(idIn('pp.promotion_id', promotionIds))
+    .orderBy('pp.promotion_id')
+    .orderBy('pp.position')
+    .execute();
+}
+
+/** The grouper codes of the given promotions, by code. */
+export async function grouperCodesOf(db: Executor, supplierId: number, promotionIds: number[]) {
+  if (promotionIds.length === 0) return [];
+  return db
+    .selectFrom('promotion_groupers as pg')
+    .innerJoin('groupers as g', 'g.id', 'pg.grouper_id')
+    .select(['pg.promotion_id', 'g.internal_code'])
+    .where('pg.supplier_id', '=', supplierId)
+    .where(idIn('pg.promotion_id', promotionIds))
+    .orderBy('pg.promotion_id')
+    .orderBy(byCode('g.internal_code'))
+    .execute();
+}

@@ -1,0 +1,152 @@
+// Promotion bodies (endpoints.md, "Promotions"). The schemas check each field on its own
+// (types, formats, ranges); the rules between fields and the references to products and
+// groupers live in promotions.rules.ts, so a batch fails only the item that breaks them.
+import { Type } from 'typebox';
+import { Code, Description, MAX_MONEY, Name, Nullable, Page, PageQuery, Timestamp, Url } from '../../http/common.schemas.ts';
+import { ImageFields } from '../images/images.schemas.ts';
+
+const MAX_BATCH = 50_000;
+const MAX_TIERS = 100;
+const MAX_PRODUCTS = 5_000;
+
+const CalendarDate = (description: string) => Type.String({ format: 'calendar-date', description });
+/** A count (packages × units ÷ boxRatio, may be fractional) or money: exact, at most 4 decimals. */
+const Bound = (description: string) => Type.Number({ minimum: 0, maximum: MAX_MONEY, maxDecimals: 4, description } as never);
+const PositiveMoney = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_MONEY, maxDecimals: 4, description } as never);
+const Whole = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000, description });
+
+export const PromotionProduct = Type.Object({
+  internalCode: Code(),
+  boxRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, maxDecimals: 4, description: 'packages-to-boxes ratio for counting; default 1' } as never)),
+});
+
+/** Simple discounts and individual bonuses name one product: an object, or a one-item array. */
+const OneProduct = Type.Union([PromotionProduct, Type.Array(PromotionProduct, { minItems: 1, maxItems: 1 })], {
+  description: 'the product: an object (a one-item array is also accepted)',
+});
+const Products = (description: string) => Type.Array(PromotionProduct, { minItems: 1, maxItems: MAX_PRODUCTS, description });
+
+const tierFields = (measure: string) => ({
+  min: Bound(`lowest ${measure} of the tier, included`),
+  max: Type.Optional(Bound(`highest ${measure} of the tier, included; only the highest tier may leave it out`)),
+  discountPercentage: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, maxDecimals: 4 } as never)),
+  discountAmount: Type.Optional(PositiveMoney('a fixed discount, split over the qualifying lines')),
+});
+export const DiscountTier = Type.Object(tierFields('count (packages × units ÷ boxRatio)'), {
+  description: 'exactly one of discountPercentage and discountAmount',
+});
+export const CashDiscountTier = Type.Object(tierFields('amount spent on the promotion products'), {
+  description: 'exactly one of discountPercentage and discountAmount',
+});
+const Tiers = <T extends typeof DiscountTier>(tier: T) => Type.Array(tier, { minItems: 1, maxItems: MAX_TIERS });
+
+const bonusFields = {
+  quantityGiven: Whole('packages given each time the bonus is earned'),
+  units: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'package size of the gift; default 1' })),
+};
+const Gift = Code({ description: 'the product given' });
+const BonusTier = Type.Object({ quantityRequired: Whole('count that earns the bonus once'), ...bonusFields });
+const BonusTierCash = Type.Object({ amountRequired: PositiveMoney('amount that earns the bonus, once per order'), ...bonusFields });
+const CrossedBonusTier = Type.Object({ ...BonusTier.properties, productInternalCode: Gift });
+const CrossedBonusTierCash = Type.Object({ ...BonusTierCash.properties, productInternalCode: Gift });
+
+const common = {
+  internalCode: Code(),
+  name: Name(),
+  title: Type.Optional(Nullable(Name())),
+  description: Type.Optional(Nullable(Description())),
+  image: Type.Optional(Nullable(Url())),
+  enabled: Type.Boolean(),
+  start: CalendarDate('first day, YYYY-MM-DD, in the platform timezone'),
+  end: CalendarDate('last day, YYYY-MM-DD, included; later than start'),
+  promotionGrouperCodes: Type.Optional(
+    Type.Array(Code(), { maxItems: 1000, description: 'replaces the set when sent; absent on an update keeps it; empty: every store sees it' }),
+  ),
+};
+const oneOf = (a: string, b: string) => `exactly one of ${a} and ${b}`;
+
+export const SimpleDiscountBody = Type.Object(
+  { ...common, products: OneProduct, discountTiersData: Type.Optional(Tiers(DiscountTier)), discountTiersDataCash: Type.Optional(Tiers(CashDiscountTier)) },
+  { description: oneOf('discountTiersData', 'discountTiersDataCash') },
+);
+export const MultipleDiscountBody = Type.Object(
+  {
+    ...common,
+    products: Products('the products whose lines count together'),
+    discountTiersData: Type.Optional(Tiers(DiscountTier)),
+    discountTiersDataCash: Type.Optional(Tiers(CashDiscountTier)),
+  },
+  { description: oneOf('discountTiersData', 'discountTiersDataCash') },
+);
+export const IndividualBonusBody = Type.Object(
+  { ...common, products: OneProduct, bonusTierData: Type.Optional(BonusTier), bonusTierDataCash: Type.Optional(BonusTierCash) },
+  { description: `${oneOf('bonusTierData', 'bonusTierDataCash')}; the gift is the product itself` },
+);
+export const CrossedBonusBody = Type.Object(
+  {
+    ...common,
+    products: Products('the products that trigger the bonus'),
+    bonusTierData: Type.Optional(CrossedBonusTier),
+    bonusTierDataCash: Type.Optional(CrossedBonusTierCash),
+  },
+  { description: oneOf('bonusTierData', 'bonusTierDataCash') },
+);
+
+export const PromotionStatusBody = Type.Object({ enabled: Type.Boolean() });
+
+const batchOf = <T extends typeof SimpleDiscountBody | typeof MultipleDiscountBody | typeof IndividualBonusBody | typeof CrossedBonusBody>(body: T) =>
+  Type.Optional(Type.Array(body, { maxItems: MAX_BATCH }));
+export const PromotionBatchBody = Type.Object({
+  upsert: Type.Optional(
+    Type.Object({
+      discount: Type.Optional(Type.Object({ simple: batchOf(SimpleDiscountBody), multiple: batchOf(MultipleDiscountBody) })),
+      bonus: Type.Optional(Type.Object({ individual: batchOf(IndividualBonusBody), crossed: batchOf(CrossedBonusBody) })),
+    }),
+  ),
+  remove: Type.Optional(Type.Object({ internalCodes: Type.Array(Code(), { maxItems: MAX_BATCH }) })),
+});
+
+export const PromotionListQuery = Type.Object({
+  enabled: Type.Optional(Type.Boolean()),
+  from: Type.Optional(CalendarDate('keep promotions running on or after this day')),
+  to: Type.Optional(CalendarDate('keep promotions running on or before this day')),
+  ...PageQuery,
+});
+
+// The answer. Tier objects are listed field by field, so the GET shows them in this order.
+const TierOut = Type.Object({
+  min: Type.Number(),
+  max: Type.Optional(Type.Number()),
+  discountPercentage: Type.Optional(Type.Number()),
+  discountAmount: Type.Optional(Type.Number()),
+});
+const BonusOut = Type.Object({
+  quantityRequired: Type.Optional(Type.Number()),
+  amountRequired: Type.Optional(Type.Number()),
+  quantityGiven: Type.Number(),
+  units: Type.Integer(),
+  productInternalCode: Type.Optional(Type.String()),
+});
+
+export const Promotion = Type.Object({
+  internalCode: Type.String(),
+  name: Type.String(),
+  title: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  image: Nullable(Type.String()),
+  ...ImageFields,
+  enabled: Type.Boolean(),
+  start: Type.String({ format: 'date' }),
+  end: Type.String({ format: 'date' }),
+  type: Type.Union([Type.Literal('DISCOUNT_SIMPLE'), Type.Literal('DISCOUNT_MULTIPLE'), Type.Literal('BONUS_INDIVIDUAL'), Type.Literal('BONUS_CROSSED')]),
+  products: Type.Array(Type.Object({ internalCode: Type.String(), boxRatio: Type.Number() })),
+  discountTiersData: Type.Optional(Type.Array(TierOut)),
+  discountTiersDataCash: Type.Optional(Type.Array(TierOut)),
+  bonusTierData: Type.Optional(BonusOut),
+  bonusTierDataCash: Type.Optional(BonusOut),
+  promotionGrouperCodes: Type.Array(Type.String()),
+  active: Type.Boolean({ description: 'enabled, and today (platform timezone) is within start..end' }),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
+});
+export const PromotionPage = Page(Promotion);

@@ -1,0 +1,96 @@
+// Suppliers and their credentials: the same operations for the admin API, the
+// operators' CLI and the demo supplier created on an empty development database.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { DB } from '../../db/types.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import { randomToken, sha256 } from '../../lib/secrets.ts';
+import { clientExists, insertClient, revokeClient } from '../auth/credentials.repository.ts';
+import { SUPPLIER_SCOPES, isSupplierScope } from '../auth/scopes.ts';
+import * as repo from './suppliers.repository.ts';
+
+export const WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600;
+
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export async function createSupplier(db: Kysely<DB>, input: { code: string; name: string }) {
+  try {
+    return await repo.insertSupplier(db, input.code, input.name);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fieldError('ALREADY_EXISTS', '/code', `a supplier with code ${input.code} exists`);
+    throw error;
+  }
+}
+
+export const listSuppliers = (db: Kysely<DB>) => repo.listSuppliers(db);
+
+export async function requireSupplier(db: Kysely<DB>, supplierId: number) {
+  const supplier = await repo.findSupplier(db, supplierId);
+  if (!supplier) throw fieldError('NOT_FOUND', '/params/supplierId', `supplier ${supplierId} does not exist`);
+  return supplier;
+}
+
+export interface IssuedCredentials {
+  apiKey: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+}
+
+/** The secret and the API key are shown here once; only their hashes are stored. */
+export async function issueCredentials(db: Kysely<DB>, supplierId: number, scopes?: string[]): Promise<IssuedCredentials> {
+  await requireSupplier(db, supplierId);
+  const granted = scopes ?? [...SUPPLIER_SCOPES];
+  const unknown = granted.map((scope, i) => ({ scope, i })).filter(({ scope }) => !isSupplierScope(scope));
+  if (unknown.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `unknown scopes: ${unknown.map((u) => u.scope).join(', ')}`, {
+      errors: unknown.map(({ scope, i }) => ({ pointer: `/scopes/${i}`, code: 'INVALID_VALUE', message: `unknown scope ${scope}` })),
+    });
+  }
+  const issued: IssuedCredentials = {
+    apiKey: randomToken('key'),
+    clientId: randomToken('cli', 12),
+    clientSecret: randomToken('sec', 32),
+    scopes: [...new Set(granted)],
+  };
+  await insertClient(db, {
+    client_id: issued.clientId,
+    supplier_id: supplierId,
+    api_key_hash: sha256(issued.apiKey),
+    secret_hash: sha256(issued.clientSecret),
+    scopes: issued.scopes,
+  });
+  return issued;
+}
+
+export async function revokeCredentials(db: Kysely<DB>, clientId: string) {
+  if (!(await revokeClient(db, clientId)) && !(await clientExists(db, clientId))) {
+    throw fieldError('NOT_FOUND', '/params/clientId', `client ${clientId} does not exist`);
+  }
+  return { clientId, revoked: true };
+}
+
+export async function configureWebhook(db: Kysely<DB>, supplierId: number, input: { baseUrl: string | null; enabled: boolean }) {
+  await requireSupplier(db, supplierId);
+  const row = await repo.upsertWebhook(db, supplierId, input.baseUrl, input.enabled, newWebhookSecret());
+  return { baseUrl: row.base_url, enabled: row.enabled, secret: row.secret };
+}
+
+export async function rotateWebhookSecret(db: Kysely<DB>, supplierId: number) {
+  await requireSupplier(db, supplierId);
+  const row = await repo.rotateWebhookSecret(db, supplierId, newWebhookSecret(), WEBHOOK_SECRET_GRACE_SECONDS);
+  if (!row) throw fieldError('NOT_FOUND', '/params/supplierId', `supplier ${supplierId} has no webhook configured`);
+  return { secret: row.secret };
+}
+
+export async function updateSettings(db: Kysely<DB>, supplierId: number, input: { minimumOrder: number | null }) {
+  await requireSupplier(db, supplierId);
+  await repo.setMinimumOrder(db, supplierId, input.minimumOrder);
+  return getSettings(db, supplierId);
+}
+
+export async function getSettings(db: Kysely<DB>, supplierId: number) {
+  const supplier = await requireSupplier(db, supplierId);
+  return { minimumOrder: supplier.minimum_order === null ? null : Number(supplier.minimum_order) };
+}

@@ -1,0 +1,112 @@
+// Every SQL statement of support tickets.
+import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import type { DB, TicketMessage, TicketStatus, TicketsTable } from '../../db/types.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type TicketRow = Selectable<TicketsTable> & { store_code: string };
+
+function base(db: Executor) {
+  return db
+    .selectFrom('tickets as t')
+    .innerJoin('stores as s', 's.id', 't.store_id')
+    .selectAll('t')
+    .select('s.internal_code as store_code');
+}
+
+export async function insertTicket(
+  trx: Transaction<DB>,
+  t: { supplierId: number; storeId: number; personId: number; message: string; orderId: number | null; at: Date },
+): Promise<number> {
+  const messages: TicketMessage[] = [{ from: 'STORE', message: t.message, at: t.at.toISOString() }];
+  const row = await trx
+    .insertInto('tickets')
+    .values({
+      supplier_id: t.supplierId,
+      store_id: t.storeId,
+      opened_by: t.personId,
+      status: 'PENDING',
+      user_message: t.message,
+      order_id: t.orderId,
+      messages: JSON.stringify(messages),
+      created_at: t.at,
+      updated_at: t.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export type TicketRef = { ticketId: number } | { externalTicketId: string };
+
+/** The supplier's ticket, by id or by its external id, locked for a change. */
+export async function lockTicket(trx: Transaction<DB>, supplierId: number, ref: TicketRef): Promise<TicketRow | undefined> {
+  let query = base(trx).where('t.supplier_id', '=', supplierId);
+  query = 'ticketId' in ref ? query.where('t.id', '=', ref.ticketId) : query.where('t.external_ticket_id', '=', ref.externalTicketId);
+  return query.forUpdate('t').executeTakeFirst();
+}
+
+/** A ticket of a store the person belongs to, locked for a change. */
+export async function lockTicketOfPerson(trx: Transaction<DB>, personId: number, id: number): Promise<TicketRow | undefined> {
+  return base(trx).where('t.id', '=', id).where(personBelongs(personId)).forUpdate('t').executeTakeFirst();
+}
+
+const personBelongs = (personId: number) =>
+  sql<SqlBool>`exists (select 1 from store_users u where u.store_id = t.store_id and u.supplier_id = t.supplier_id and u.person_id = ${personId})`;
+
+export async function findTicket(db: Executor, supplierId: number, id: number): Promise<TicketRow | undefined> {
+  return base(db).where('t.supplier_id', '=', supplierId).where('t.id', '=', id).executeTakeFirst();
+}
+
+export async function findTicketOfPerson(db: Executor, personId: number, id: number): Promise<TicketRow | undefined> {
+  return base(db).where('t.id', '=', id).where(personBelongs(personId)).executeTakeFirst();
+}
+
+export async function saveTicket(
+  trx: Transaction<DB>,
+  supplierId: number,
+  id: number,
+  t: { status: TicketStatus; externalTicketId: string | null; resolvedAt: string | null; messages: TicketMessage[]; at: Date },
+) {
+  await trx
+    .updateTable('tickets')
+    .set({
+      status: t.status,
+      external_ticket_id: t.externalTicketId,
+      resolved_at: t.resolvedAt,
+      messages: JSON.stringify(t.messages),
+      updated_at: t.at,
+    })
+    .where('supplier_id', '=', supplierId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Newest first by id. `supplierId` or `storeId` scopes the list. */
+export async function listTickets(db: Kysely<DB>, scope: { supplierId: number } | { storeId: number }, q: { status?: TicketStatus; take: number; page: number }) {
+  let query = db.selectFrom('tickets as t');
+  query = 'supplierId' in scope ? query.where('t.supplier_id', '=', scope.supplierId) : query.where('t.store_id', '=', scope.storeId);
+  if (q.status) query = query.where('t.status', '=', q.status);
+  const [rows, count] = await Promise.all([
+    query
+      .innerJoin('stores as s', 's.id', 't.store_id')
+      .selectAll('t')
+      .select('s.internal_code as store_code')
+      .orderBy('t.id', 'desc')
+      .limit(q.take)
+      .offset((q.page - 1) * q.take)
+      .execute(),
+    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as TicketRow[], total: count.n };
+}
+
+/** The store, when the person belongs to it. */
+export async function findStoreOfPerson(db: Executor, personId: number, storeId: number) {
+  return db
+    .selectFrom('store_users as u')
+    .innerJoin('stores as s', 's.id', 'u.store_id')
+    .select(['s.id', 's.supplier_id', 's.internal_code'])
+    .where('u.person_id', '=', personId)
+    .where('u.store_id', '=', storeId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,63 @@
+// The supplier's side of support tickets (supplier-api.md, endpoints.md).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { supplierOf } from '../../http/auth.ts';
+import { Page, problems } from '../../http/common.schemas.ts';
+import type { Deps } from '../../deps.ts';
+import { Ticket, TicketIdParams, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
+import { closeTicket, getTicket, listTickets, requestInfo, updateTicket } from './tickets.service.ts';
+
+const tags = ['support tickets'];
+const read = { auth: 'supplier', scope: 'supplier/support.read' } as const;
+const write = { auth: 'supplier', scope: 'supplier/support.write' } as const;
+
+export const ticketRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const ctx = { db: deps.db, clock: deps.clock, wake: deps.workAccepted };
+
+    app.get('/support/ticket', {
+      config: read,
+      schema: { tags, summary: 'Tickets, newest first', querystring: TicketListQuery, response: { 200: Page(Ticket), ...problems(400, 401, 403) } },
+      handler: (request) => listTickets(deps.db, supplierOf(request).supplierId, request.query),
+    });
+
+    app.get('/support/ticket/:id', {
+      config: read,
+      schema: { tags, summary: 'A ticket with its messages', params: TicketIdParams, response: { 200: Ticket, ...problems(400, 401, 403, 404) } },
+      handler: (request) => getTicket(deps.db, supplierOf(request).supplierId, request.params.id),
+    });
+
+    app.put('/support/ticket/:id', {
+      config: write,
+      schema: {
+        tags,
+        summary: "Link the supplier's own ticket id and/or move the status (IN_PROGRESS, SOLVED); any but CLOSED",
+        params: TicketIdParams,
+        body: UpdateTicketBody,
+        response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
+      },
+      handler: (request) => updateTicket(ctx, supplierOf(request).supplierId, request.params.id, request.body),
+    });
+
+    app.post('/support/ticket/additional-info', {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Ask the store for more information (the store is notified)',
+        body: TicketRefBody,
+        response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
+      },
+      handler: (request) => requestInfo(ctx, supplierOf(request).supplierId, request.body),
+    });
+
+    app.put('/support/ticket/close', {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Close a ticket; the message records the resolution',
+        body: TicketRefBody,
+        response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
+      },
+      handler: (request) => closeTicket(ctx, supplierOf(request).supplierId, request.body),
+    });
+  };

@@ -1,0 +1,185 @@
+// Support tickets: stores open and answer them in the app, suppliers work them through
+// the supplier API. Every change is one transaction with what it causes: the webhook to
+// the supplier (a store's action) or the notification to the store (a supplier's).
+import type { Kysely, Transaction } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { DB, TicketStatus } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { fieldError, notFound, type AppError } from '../../lib/errors.ts';
+import { page } from '../../lib/pagination.ts';
+import { recordNotification } from '../notifications/notifications.service.ts';
+import { findOrder } from '../orders/orders.repository.ts';
+import { recordEvent } from '../webhooks/webhooks.events.ts';
+import * as repo from './tickets.repository.ts';
+import { applyTicketOperation, type TicketOperation, type TicketState } from './tickets.rules.ts';
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+/** The ticket as every ticket endpoint and webhook shows it (endpoints.md). */
+export function ticketView(row: repo.TicketRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    userMessage: row.user_message,
+    externalTicketId: row.external_ticket_id,
+    platformInternalCode: row.store_code,
+    resolvedAt: iso(row.resolved_at),
+    orderId: row.order_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    messages: row.messages.map((m) => ({ from: m.from, message: m.message, at: m.at })),
+  };
+}
+
+const appTicketView = (row: repo.TicketRow) => ({ ...ticketView(row), storeId: row.store_id });
+
+const stateOf = (row: repo.TicketRow): TicketState => ({
+  id: row.id,
+  status: row.status,
+  externalTicketId: row.external_ticket_id,
+  resolvedAt: iso(row.resolved_at),
+  messages: row.messages,
+});
+
+export interface TicketContext {
+  db: Kysely<DB>;
+  clock: Clock;
+  /** Wakes this process's webhook dispatcher after a commit that recorded an event. */
+  wake: () => void;
+}
+
+const ticketNotFound = (ref: repo.TicketRef) =>
+  'ticketId' in ref ? notFound('ticket', String(ref.ticketId), '/ticketId') : notFound('ticket', ref.externalTicketId, '/externalTicketId');
+
+/** Exactly one of ticketId and externalTicketId (endpoints.md): neither or both is a 400. */
+export function ticketRef(body: { ticketId?: number; externalTicketId?: string }): repo.TicketRef {
+  if (body.ticketId !== undefined && body.externalTicketId !== undefined) {
+    throw fieldError('MUTUALLY_EXCLUSIVE', '/externalTicketId', 'send ticketId or externalTicketId, not both');
+  }
+  if (body.ticketId !== undefined) return { ticketId: body.ticketId };
+  if (body.externalTicketId !== undefined) return { externalTicketId: body.externalTicketId };
+  throw fieldError('REQUIRED', '/ticketId', 'send ticketId or externalTicketId');
+}
+
+/** Saves an operation's result and what it causes, in the transaction that holds the ticket's row lock. */
+async function commitChange(trx: Transaction<DB>, row: repo.TicketRow, operation: TicketOperation, at: Date) {
+  const change = applyTicketOperation(stateOf(row), operation, at.toISOString());
+  if (!change.changed) return row;
+  await repo.saveTicket(trx, row.supplier_id, row.id, { ...change.ticket, at });
+  const saved = (await repo.findTicket(trx, row.supplier_id, row.id))!;
+  if (change.notify) {
+    const message = 'message' in operation ? operation.message : undefined;
+    await recordNotification(trx, { supplierId: row.supplier_id, storeId: row.store_id, type: change.notify, ticketId: row.id, message: message ?? null });
+  }
+  if (change.webhook) {
+    await recordEvent(trx, { supplierId: row.supplier_id, type: change.webhook, orderingKey: `ticket:${row.id}`, body: ticketView(saved) });
+  }
+  return saved;
+}
+
+/** A duplicate externalTicketId is refused once, here, where the unique index reports it. */
+async function translatingDuplicates<T>(work: () => Promise<T>, externalTicketId: string | undefined): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw fieldError('ALREADY_EXISTS', '/externalTicketId', `another ticket of the supplier has externalTicketId ${externalTicketId}`);
+    }
+    throw error;
+  }
+}
+
+// The supplier's side.
+
+export async function getTicket(db: Kysely<DB>, supplierId: number, id: number) {
+  const row = await repo.findTicket(db, supplierId, id);
+  if (!row) throw notFound('ticket', String(id), '/params/id');
+  return ticketView(row);
+}
+
+export async function listTickets(db: Kysely<DB>, supplierId: number, query: { status?: TicketStatus; take: number; page: number }) {
+  const { rows, total } = await repo.listTickets(db, { supplierId }, query);
+  return page(rows.map(ticketView), total, query.page, query.take);
+}
+
+async function supplierChange(ctx: TicketContext, supplierId: number, ref: repo.TicketRef, operation: TicketOperation, missing: AppError) {
+  const externalTicketId = operation.op === 'update' ? operation.externalTicketId : undefined;
+  const saved = await translatingDuplicates(
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const row = await repo.lockTicket(trx, supplierId, ref);
+        if (!row) throw missing;
+        return commitChange(trx, row, operation, ctx.clock.now());
+      }),
+    externalTicketId,
+  );
+  return ticketView(saved);
+}
+
+export function updateTicket(ctx: TicketContext, supplierId: number, id: number, body: { externalTicketId?: string; status?: 'IN_PROGRESS' | 'SOLVED'; message?: string }) {
+  return supplierChange(ctx, supplierId, { ticketId: id }, { op: 'update', ...body }, notFound('ticket', String(id), '/params/id'));
+}
+
+export function requestInfo(ctx: TicketContext, supplierId: number, body: { ticketId?: number; externalTicketId?: string; message?: string }) {
+  const ref = ticketRef(body);
+  return supplierChange(ctx, supplierId, ref, { op: 'requestInfo', ...(body.message !== undefined ? { message: body.message } : {}) }, ticketNotFound(ref));
+}
+
+export function closeTicket(ctx: TicketContext, supplierId: number, body: { ticketId?: number; externalTicketId?: string; message?: string }) {
+  const ref = ticketRef(body);
+  return supplierChange(ctx, supplierId, ref, { op: 'close', ...(body.message !== undefined ? { message: body.message } : {}) }, ticketNotFound(ref));
+}
+
+// The store's side: a person reaches only the stores they belong to; anything else is a 404.
+
+async function requireStoreOfPerson(db: Kysely<DB>, personId: number, storeId: number) {
+  const store = await repo.findStoreOfPerson(db, personId, storeId);
+  if (!store) throw notFound('store', String(storeId), '/params/storeId');
+  return store;
+}
+
+export async function openTicket(ctx: TicketContext, personId: number, storeId: number, body: { message: string; orderId?: number }) {
+  const store = await requireStoreOfPerson(ctx.db, personId, storeId);
+  if (body.orderId !== undefined) {
+    const order = await findOrder(ctx.db, store.supplier_id, body.orderId);
+    if (!order || order.store_id !== store.id) throw fieldError('UNKNOWN_ORDER', '/orderId', `order ${body.orderId} is not an order of this store`);
+  }
+  const saved = await ctx.db.transaction().execute(async (trx) => {
+    const id = await repo.insertTicket(trx, {
+      supplierId: store.supplier_id,
+      storeId: store.id,
+      personId,
+      message: body.message,
+      orderId: body.orderId ?? null,
+      at: ctx.clock.now(),
+    });
+    const row = (await repo.findTicket(trx, store.supplier_id, id))!;
+    await recordEvent(trx, { supplierId: store.supplier_id, type: 'ticket.created', orderingKey: `ticket:${id}`, body: ticketView(row) });
+    return row;
+  });
+  ctx.wake();
+  return appTicketView(saved);
+}
+
+export async function answerTicket(ctx: TicketContext, personId: number, id: number, body: { message: string }) {
+  const saved = await ctx.db.transaction().execute(async (trx) => {
+    const row = await repo.lockTicketOfPerson(trx, personId, id);
+    if (!row) throw notFound('ticket', String(id), '/params/id');
+    return commitChange(trx, row, { op: 'answer', message: body.message }, ctx.clock.now());
+  });
+  ctx.wake();
+  return appTicketView(saved);
+}
+
+export async function listStoreTickets(db: Kysely<DB>, personId: number, storeId: number, query: { take: number; page: number }) {
+  const store = await requireStoreOfPerson(db, personId, storeId);
+  const { rows, total } = await repo.listTickets(db, { storeId: store.id }, query);
+  return page(rows.map(appTicketView), total, query.page, query.take);
+}
+
+export async function getStoreTicket(db: Kysely<DB>, personId: number, id: number) {
+  const row = await repo.findTicketOfPerson(db, personId, id);
+  if (!row) throw notFound('ticket', String(id), '/params/id');
+  return appTicketView(row);
+}
+

@@ -1,0 +1,122 @@
+// The delivery log as suppliers and operators read it, and replays of it: every SQL
+// statement of the read side of the webhook outbox.
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { DB, WebhookDeliveryStatus } from '../../db/types.ts';
+
+export interface DeliveryListQuery {
+  status?: WebhookDeliveryStatus;
+  eventType?: string;
+  /** A calendar day (platform timezone, inclusive) or an instant. */
+  from?: string;
+  to?: string;
+  take: number;
+  page: number;
+}
+
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+function base(db: Kysely<DB>) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', (j) => j.onRef('e.supplier_id', '=', 'd.supplier_id').onRef('e.id', '=', 'd.event_id'));
+}
+
+const columns = [
+  'd.supplier_id',
+  'd.id',
+  'd.event_type',
+  'd.redelivery_of',
+  'd.status',
+  'd.attempts',
+  'd.next_attempt_at',
+  'd.last_status_code',
+  'd.last_error',
+  'd.created_at',
+  'd.finished_at',
+  'e.message_id',
+  'e.path',
+] as const;
+
+export interface AttemptRow {
+  /** ms since the epoch */
+  at: number;
+  status_code: number | null;
+  latency_ms: number;
+  response_body: string | null;
+  error: string | null;
+}
+
+/** A delivery's attempts, oldest first, read in the same statement as the delivery (one snapshot). */
+const attempts = sql<AttemptRow[]>`(
+  select coalesce(json_agg(json_build_object(
+      'at', extract(epoch from a.at) * 1000, 'status_code', a.status_code, 'latency_ms', a.latency_ms,
+      'response_body', a.response_body, 'error', a.error) order by a.id), '[]'::json)
+  from webhook_attempts a where a.supplier_id = d.supplier_id and a.delivery_id = d.id)`.as('attempts');
+
+/** Newest first. */
+export async function listDeliveries(db: Kysely<DB>, supplierId: number, q: DeliveryListQuery, timezone: string) {
+  let query = base(db).where('d.supplier_id', '=', supplierId);
+  if (q.status) query = query.where('d.status', '=', q.status);
+  if (q.eventType) query = query.where('d.event_type', '=', q.eventType);
+  if (q.from) {
+    query = query.where(
+      isDay(q.from) ? sql<SqlBool>`(d.created_at at time zone ${timezone})::date >= ${q.from}::date` : sql<SqlBool>`d.created_at >= ${q.from}::timestamptz`,
+    );
+  }
+  if (q.to) {
+    query = query.where(
+      isDay(q.to) ? sql<SqlBool>`(d.created_at at time zone ${timezone})::date <= ${q.to}::date` : sql<SqlBool>`d.created_at <= ${q.to}::timestamptz`,
+    );
+  }
+  const [rows, count] = await Promise.all([
+    query
+      .select(columns)
+      .select(attempts)
+      .orderBy('d.id', 'desc')
+      .limit(q.take)
+      .offset((q.page - 1) * q.take)
+      .execute(),
+    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>['rows'][number];
+
+/** One delivery; without a supplier (operators), by its id alone. */
+export async function findDelivery(db: Kysely<DB>, supplierId: number | undefined, id: number): Promise<DeliveryRow | undefined> {
+  let query = base(db).select(columns).select(attempts).where('d.id', '=', id);
+  if (supplierId !== undefined) query = query.where('d.supplier_id', '=', supplierId);
+  return query.executeTakeFirst();
+}
+
+/**
+ * A new delivery of the same event (same webhook-id), due at once. A replay stands outside
+ * the ordering of its resource: it neither waits for nor holds back newer events.
+ */
+export async function insertRedelivery(db: Kysely<DB>, supplierId: number, deliveryId: number, maxAttempts: number): Promise<number> {
+  const row = await db
+    .insertInto('webhook_deliveries')
+    .columns(['supplier_id', 'event_id', 'event_type', 'ordering_key', 'redelivery_of', 'max_attempts'])
+    .expression((eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select([
+          'supplier_id',
+          'event_id',
+          'event_type',
+          sql<null>`null::text`.as('ordering_key'),
+          'id',
+          sql<number>`${maxAttempts}::int`.as('max_attempts'),
+        ])
+        .where('supplier_id', '=', supplierId)
+        .where('id', '=', deliveryId),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findWebhook(db: Kysely<DB>, supplierId: number) {
+  return db.selectFrom('supplier_webhooks').select(['base_url', 'enabled']).where('supplier_id', '=', supplierId).executeTakeFirst();
+}

@@ -1,0 +1,157 @@
+// Every SQL statement of the webhook outbox: events, deliveries, attempts.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, WebhookDeliveryStatus } from '../../db/types.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface RecordedEvent {
+  eventId: number;
+  deliveryId: number;
+  webhookId: string;
+}
+
+export interface NewEventRow {
+  supplierId: number;
+  messageId: string;
+  type: string;
+  path: string;
+  orderingKey: string | null;
+  body: string;
+  maxAttempts: number;
+  /** Set: the delivery is created already claimed by this owner (a test ping sent at once). */
+  leaseOwner?: string;
+  leaseSeconds?: number;
+}
+
+/** An event and its first delivery, in one statement (kept simple: it is planned on every call). */
+export async function insertEvent(db: Executor, r: NewEventRow): Promise<RecordedEvent> {
+  const lease = r.leaseOwner === undefined ? sql`null::timestamptz` : sql`now() + make_interval(secs => ${r.leaseSeconds ?? 0})`;
+  const result = await sql<{ event_id: number; delivery_id: number }>`
+    with e as (
+      insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
+      values (${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${r.orderingKey}, ${r.body})
+      returning supplier_id, id)
+    insert into webhook_deliveries (supplier_id, event_id, event_type, ordering_key, max_attempts, lease_owner, lease_expires_at)
+    select supplier_id, id, ${r.type}, ${r.orderingKey}, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease} from e
+    returning event_id, id as delivery_id`.execute(db);
+  const row = result.rows[0]!;
+  return { eventId: row.event_id, deliveryId: row.delivery_id, webhookId: r.messageId };
+}
+
+/** A delivery a dispatcher holds, with what it needs to send it. */
+export interface ClaimedDelivery {
+  supplier_id: number;
+  id: number;
+  attempts: number;
+  max_attempts: number;
+  message_id: string;
+  type: string;
+  path: string;
+  body: string;
+  base_url: string | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/**
+ * Leases up to `limit` due deliveries. A delivery is due when it is pending, its time has
+ * come (by the application's clock, or the database's for one recorded a moment ago),
+ * nobody holds a live lease on it, its supplier's webhook is enabled with a base URL, and
+ * no earlier delivery of its ordering key is still pending: one key's events go out one
+ * at a time, in order. SKIP LOCKED lets dispatchers pass over each other's rows. A lost
+ * claim (database crash) only makes the delivery claimable again: its commit need not
+ * wait for the WAL flush.
+ */
+export async function claimDue(db: Kysely<DB>, owner: string, leaseSeconds: number, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+  const result = await sql<ClaimedDelivery>`
+    with next as (
+      select c.supplier_id, c.id
+      from webhook_deliveries c
+      join supplier_webhooks w on w.supplier_id = c.supplier_id
+      where c.status = 'pending'
+        and c.next_attempt_at <= greatest(now(), ${now}::timestamptz)
+        and (c.lease_expires_at is null or c.lease_expires_at < now())
+        and w.enabled and w.base_url is not null
+        and (c.ordering_key is null or not exists (
+          select 1 from webhook_deliveries e
+          where e.supplier_id = c.supplier_id and e.ordering_key = c.ordering_key
+            and e.status = 'pending' and e.id < c.id))
+      order by c.next_attempt_at, c.id
+      limit ${limit}
+      for update of c skip locked),
+    claimed as (
+      update webhook_deliveries d set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
+      from next where d.supplier_id = next.supplier_id and d.id = next.id
+      returning d.supplier_id, d.id, d.event_id, d.attempts, d.max_attempts)
+    select c.supplier_id, c.id, c.attempts, c.max_attempts, e.message_id, e.type, e.path, e.body,
+           w.base_url, w.secret, w.previous_secret, w.previous_secret_expires_at,
+           set_config('synchronous_commit', 'off', true) as commit_mode
+    from claimed c
+    join webhook_events e on e.supplier_id = c.supplier_id and e.id = c.event_id
+    left join supplier_webhooks w on w.supplier_id = c.supplier_id
+    order by c.id`.execute(db);
+  return result.rows;
+}
+
+/** A delivery, claimed, read back for sending (a test ping created already claimed). */
+export async function loadClaimed(db: Executor, supplierId: number, id: number): Promise<ClaimedDelivery> {
+  const result = await sql<ClaimedDelivery>`
+    select d.supplier_id, d.id, d.attempts, d.max_attempts, e.message_id, e.type, e.path, e.body,
+           w.base_url, w.secret, w.previous_secret, w.previous_secret_expires_at
+    from webhook_deliveries d
+    join webhook_events e on e.supplier_id = d.supplier_id and e.id = d.event_id
+    left join supplier_webhooks w on w.supplier_id = d.supplier_id
+    where d.supplier_id = ${supplierId} and d.id = ${id}`.execute(db);
+  const row = result.rows[0];
+  if (!row) throw new Error(`delivery ${id} of supplier ${supplierId} does not exist`);
+  return row;
+}
+
+export interface AttemptRecord {
+  supplierId: number;
+  deliveryId: number;
+  owner: string;
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  responseBody: string | null;
+  error: string | null;
+  /** The delivery's state after this attempt. */
+  status: WebhookDeliveryStatus;
+  nextAttemptAt: Date;
+  lastError: string | null;
+  /** 410 Gone: the supplier's webhook is disabled in the same transaction. */
+  disableWebhook: boolean;
+}
+
+/**
+ * Records an attempt and moves its delivery, in one statement (one transaction). The
+ * delivery changes only while this owner still holds it: one that lost its lease records
+ * the attempt, which did happen, and leaves the state to the new owner.
+ *
+ * The commit does not wait for its WAL flush: a database crash can only lose the latest
+ * attempt records, and a delivery whose "delivered" was lost is pending again and is sent
+ * again, with the same webhook-id (at least once; never zero times).
+ */
+export async function recordAttempt(db: Kysely<DB>, a: AttemptRecord) {
+  await sql`
+    with attempt as (
+      insert into webhook_attempts (supplier_id, delivery_id, at, status_code, latency_ms, response_body, error)
+      values (${a.supplierId}, ${a.deliveryId}, ${a.at}, ${a.statusCode}, ${a.latencyMs}, ${a.responseBody}, ${a.error})),
+    delivery as (
+      update webhook_deliveries set
+        attempts = attempts + 1,
+        status = ${a.status},
+        next_attempt_at = ${a.nextAttemptAt},
+        last_status_code = ${a.statusCode},
+        last_error = ${a.lastError},
+        finished_at = ${a.status === 'pending' ? null : a.at},
+        lease_owner = null,
+        lease_expires_at = null
+      where supplier_id = ${a.supplierId} and id = ${a.deliveryId} and lease_owner = ${a.owner} and status = 'pending'),
+    webhook as (
+      update supplier_webhooks set enabled = false, updated_at = now()
+      where ${a.disableWebhook} and supplier_id = ${a.supplierId})
+    select set_config('synchronous_commit', 'off', true)`.execute(db);
+}

@@ -1,0 +1,85 @@
+// The delivery log, replays and test pings: the supplier's own (scoped) and the operators'
+// (under /admin, for every supplier).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { supplierOf } from '../../http/auth.ts';
+import { Page, problems } from '../../http/common.schemas.ts';
+import type { Deps } from '../../deps.ts';
+import { SupplierIdParams } from '../admin/admin.schemas.ts';
+import { Delivery, DeliveryIdParams, DeliveryQuery } from './webhooks.schemas.ts';
+import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing } from './webhooks.service.ts';
+
+const tags = ['webhooks'];
+const admin = { auth: 'admin' } as const;
+
+export const webhookRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { db } = deps;
+    const ping = { db, sender: deps.webhookSender, clock: deps.clock, leaseSeconds: deps.config.webhookLeaseSeconds };
+
+    app.get('/webhook/deliveries', {
+      config: { auth: 'supplier', scope: 'supplier/webhook.read' },
+      schema: {
+        tags,
+        summary: 'Webhook deliveries, newest first, with every attempt',
+        querystring: DeliveryQuery,
+        response: { 200: Page(Delivery), ...problems(400, 401, 403) },
+      },
+      handler: (request) => listDeliveries(db, supplierOf(request).supplierId, request.query, deps.config.timezone),
+    });
+
+    app.post('/webhook/deliveries/:id/redeliver', {
+      config: { auth: 'supplier', scope: 'supplier/webhook.write' },
+      schema: {
+        tags,
+        summary: "Send a delivery's event again now, as a new delivery with the same webhook-id",
+        params: DeliveryIdParams,
+        response: { 200: Delivery, ...problems(400, 401, 403, 404) },
+      },
+      handler: (request) => redeliver(db, supplierOf(request).supplierId, request.params.id, deps.workAccepted),
+    });
+
+    app.post('/webhook/test', {
+      config: { auth: 'supplier', scope: 'supplier/webhook.write' },
+      schema: {
+        tags,
+        summary: 'Send a signed ping to {baseUrl}/webhooks/ping now and answer with the attempt',
+        response: { 200: Delivery, ...problems(401, 403, 409) },
+      },
+      handler: (request) => sendTestPing(ping, supplierOf(request).supplierId),
+    });
+
+    app.get('/admin/suppliers/:supplierId/webhook/deliveries', {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: "A supplier's webhook deliveries, newest first, with every attempt",
+        params: SupplierIdParams,
+        querystring: DeliveryQuery,
+        response: { 200: Page(Delivery), ...problems(400, 401, 404) },
+      },
+      handler: (request) => listSupplierDeliveries(db, request.params.supplierId, request.query, deps.config.timezone),
+    });
+
+    app.post('/admin/webhook/deliveries/:id/redeliver', {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: "Send any supplier's delivery again now, as a new delivery with the same webhook-id",
+        params: DeliveryIdParams,
+        response: { 200: Delivery, ...problems(400, 401, 404) },
+      },
+      handler: (request) => redeliver(db, undefined, request.params.id, deps.workAccepted),
+    });
+
+    app.post('/admin/suppliers/:supplierId/webhook/test', {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: "Send a signed ping to the supplier's webhook now and answer with the attempt",
+        params: SupplierIdParams,
+        response: { 200: Delivery, ...problems(401, 404, 409) },
+      },
+      handler: (request) => sendTestPing(ping, request.params.supplierId),
+    });
+  };

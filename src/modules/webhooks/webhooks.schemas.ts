@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { Nullable, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhooks.events.ts';
+
+export const EventType = Type.Enum(WEBHOOK_EVENT_TYPES, { description: 'the `x-event-type` of the call' });
+
+export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
+
+export const Attempt = Type.Object({
+  at: Timestamp(),
+  statusCode: Nullable(Type.Integer({ description: "the receiver's HTTP status; null when there was no answer" })),
+  latencyMs: Type.Integer(),
+  responseBody: Nullable(Type.String({ description: 'the first 1 KiB of the answer' })),
+  error: Nullable(Type.String({ description: 'why there was no answer: timeout, refused connection or address, TLS ...' })),
+});
+
+export const Delivery = Type.Object({
+  id: Type.Integer(),
+  webhookId: Type.String({ description: 'the `webhook-id` header: the same on every retry and redelivery of the event' }),
+  eventType: EventType,
+  path: Type.String({ description: "appended to the supplier's base URL" }),
+  status: DeliveryStatus,
+  redeliveryOf: Nullable(Type.Integer({ description: 'the delivery this one replays' })),
+  nextAttemptAt: Nullable(Timestamp()),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  createdAt: Timestamp(),
+  finishedAt: Nullable(Timestamp()),
+  attempts: Type.Array(Attempt, { description: 'every attempt, oldest first' }),
+});
+
+const DayOrInstant = (description: string) =>
+  Type.Union([Type.String({ format: 'calendar-date' }), Type.String({ format: 'date-time' })], { description });
+
+export const DeliveryQuery = Type.Object({
+  status: Type.Optional(DeliveryStatus),
+  eventType: Type.Optional(EventType),
+  from: Type.Optional(DayOrInstant('created on or after: a day (YYYY-MM-DD, platform timezone) or an instant')),
+  to: Type.Optional(DayOrInstant('created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant')),
+  ...PageQuery,
+});
+
+export const DeliveryIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** The body of a ping (`POST /webhook/test`). */
+export const PingBody = Type.Object({
+  type: Type.Literal('ping'),
+  supplierCode: Type.String(),
+  at: Timestamp(),
+});

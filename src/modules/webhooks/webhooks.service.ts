@@ -1,0 +1,105 @@
+// The delivery log, replays and test pings, for suppliers and operators alike (an
+// operator's call names the supplier; a supplier's is scoped to itself).
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { page } from '../../lib/pagination.ts';
+import { requireSupplier } from '../suppliers/suppliers.service.ts';
+import { attemptDelivery } from './webhooks.attempt.ts';
+import { MAX_ATTEMPTS, newMessageId, WEBHOOK_EVENTS, type WebhookEventType } from './webhooks.events.ts';
+import * as log from './webhooks.log.repository.ts';
+import * as repo from './webhooks.repository.ts';
+import type { WebhookSender } from './webhooks.sender.ts';
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+function view(r: log.DeliveryRow) {
+  return {
+    id: r.id,
+    webhookId: r.message_id,
+    eventType: r.event_type as WebhookEventType,
+    path: r.path,
+    status: r.status,
+    redeliveryOf: r.redelivery_of,
+    nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error,
+    createdAt: r.created_at.toISOString(),
+    finishedAt: iso(r.finished_at),
+    attempts: r.attempts.map((a) => ({
+      at: new Date(a.at).toISOString(),
+      statusCode: a.status_code,
+      latencyMs: a.latency_ms,
+      responseBody: a.response_body,
+      error: a.error,
+    })),
+  };
+}
+
+export async function listDeliveries(db: Kysely<DB>, supplierId: number, query: log.DeliveryListQuery, timezone: string) {
+  const { rows, total } = await log.listDeliveries(db, supplierId, query, timezone);
+  return page(rows.map(view), total, query.page, query.take);
+}
+
+async function deliveryView(db: Kysely<DB>, supplierId: number | undefined, id: number) {
+  const row = await log.findDelivery(db, supplierId, id);
+  if (!row) throw notFound('delivery', String(id), '/params/id');
+  return view(row);
+}
+
+/**
+ * Sends the delivery's event again as a new delivery with the same webhook-id, due at
+ * once (`wake` tells this process's dispatcher). Without a supplier: an operator's call.
+ */
+export async function redeliver(db: Kysely<DB>, supplierId: number | undefined, id: number, wake: () => void) {
+  const original = await log.findDelivery(db, supplierId, id);
+  if (!original) throw notFound('delivery', String(id), '/params/id');
+  const newId = await log.insertRedelivery(db, original.supplier_id, original.id, MAX_ATTEMPTS);
+  wake();
+  return deliveryView(db, original.supplier_id, newId);
+}
+
+export interface PingContext {
+  db: Kysely<DB>;
+  sender: WebhookSender;
+  clock: Clock;
+  leaseSeconds: number;
+}
+
+/**
+ * Sends a signed ping to {baseUrl}/webhooks/ping now, once, and answers the delivery with
+ * its one attempt. It is sent even while the webhook is disabled: it is how a receiver is
+ * checked before it is enabled again. The delivery is created already claimed, so no
+ * dispatcher sends it too; a ping is never retried.
+ */
+export async function sendTestPing(ctx: PingContext, supplierId: number) {
+  const supplier = await requireSupplier(ctx.db, supplierId);
+  const webhook = await log.findWebhook(ctx.db, supplierId);
+  if (!webhook?.base_url) {
+    throw new AppError('WEBHOOK_NOT_CONFIGURED', 'the supplier has no webhook base URL; an operator sets it with PUT /admin/suppliers/{supplierId}/webhook');
+  }
+  const owner = `ping-${randomUUID()}`;
+  const body = JSON.stringify({ type: 'ping', supplierCode: supplier.code, at: ctx.clock.now().toISOString() });
+  const recorded = await repo.insertEvent(ctx.db, {
+    supplierId,
+    messageId: newMessageId(),
+    type: 'ping',
+    path: WEBHOOK_EVENTS.ping,
+    orderingKey: null,
+    body,
+    maxAttempts: 1,
+    leaseOwner: owner,
+    leaseSeconds: ctx.leaseSeconds,
+  });
+  const claimed = await repo.loadClaimed(ctx.db, supplierId, recorded.deliveryId);
+  await attemptDelivery({ db: ctx.db, sender: ctx.sender, clock: ctx.clock, owner }, claimed);
+  return deliveryView(ctx.db, supplierId, recorded.deliveryId);
+}
+
+/** An operator's delivery list names its supplier, which must exist. */
+export async function listSupplierDeliveries(db: Kysely<DB>, supplierId: number, query: log.DeliveryListQuery, timezone: string) {
+  await requireSupplier(db, supplierId);
+  return listDeliveries(db, supplierId, query, timezone);
+}

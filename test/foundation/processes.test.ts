@@ -1,0 +1,136 @@
+// The service as operators run it: separate processes, signals, the CLI, the data-folder lock.
+import { describe, expect, it } from 'vitest';
+import { onPostgres } from '../helpers/database.ts';
+import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
+
+const ADMIN = 'process-test-admin-token-01';
+const { start, storage } = processScope('proc');
+
+
+describe('processes', () => {
+  it('starts on an empty database with a demo supplier, and drains on SIGTERM', async () => {
+    const port = await freePort();
+    const env = { ...(await storage()), PORT: String(port), NODE_ENV: 'development' };
+    const service = start(['serve'], env);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitForReady(baseUrl, service);
+    const out = await waitFor('the demo credentials', async () => (/client secret\s+(\S+)/.test(service.output()) ? service.output() : undefined));
+    const apiKey = /API key\s+(\S+)/.exec(out)![1]!;
+    const clientId = /client id\s+(\S+)/.exec(out)![1]!;
+    const clientSecret = /client secret\s+(\S+)/.exec(out)![1]!;
+    const adminToken = /admin token\s+(\S+)/.exec(out)![1]!;
+    const api = http(baseUrl);
+    const login = await api('POST', '/login', { clientId, clientSecret }, { 'x-api-key': apiKey });
+    expect(login.status).toBe(200);
+    expect((await api('GET', '/admin/suppliers', undefined, { authorization: `Bearer ${adminToken}` })).body).toEqual([
+      expect.objectContaining({ code: 'DEMO' }),
+    ]);
+    expect((await api('GET', '/healthz')).status).toBe(200);
+
+    service.proc.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(service.output()).toMatch(/SIGTERM: draining/);
+
+    // A restart on the same database creates no second demo supplier.
+    const again = start(['serve'], env);
+    await waitForReady(baseUrl, again);
+    expect(again.output()).not.toMatch(/Created the demo supplier/);
+    again.proc.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it.skipIf(onPostgres())('refuses a second process on the same PGlite data folder with a clear message', async () => {
+    const env = { ...(await storage()), ADMIN_TOKEN: ADMIN };
+    const port = await freePort();
+    const first = start(['serve'], { ...env, PORT: String(port) });
+    await waitForReady(`http://127.0.0.1:${port}`, first);
+    const second = start(['serve'], { ...env, PORT: String(await freePort()) });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`already in use by process ${first.proc.pid}`);
+    const cli = start(['supplier', 'list'], env);
+    expect(await cli.exited).toBe(1);
+    first.proc.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    // The lock went with the process: the folder opens again.
+    const third = start(['supplier', 'list'], env);
+    expect(await third.exited).toBe(0);
+  });
+
+  it('runs migrations and the operators\' commands from the CLI', async () => {
+    const env = { ...(await storage()), ADMIN_TOKEN: ADMIN };
+    const run = async (...args: string[]) => {
+      const child = start(args, env);
+      const code = await child.exited;
+      return { code, out: child.output() };
+    };
+    expect((await run('migrate')).out).toMatch(/applied: 0001_foundation|up to date/);
+    expect((await run('migrate')).out).toMatch(/up to date/);
+    const created = await run('supplier', 'create', '--code', 'CLI-1', '--name', 'From the CLI');
+    expect(created.code).toBe(0);
+    const supplier = JSON.parse(created.out);
+    expect(supplier).toMatchObject({ code: 'CLI-1', name: 'From the CLI' });
+    const issued = JSON.parse((await run('credentials', 'issue', '--supplier', String(supplier.id), '--scopes', 'supplier/catalog.read,supplier/batch.read')).out);
+    expect(issued).toMatchObject({ scopes: ['supplier/catalog.read', 'supplier/batch.read'] });
+    const webhook = JSON.parse((await run('webhook', 'set', '--supplier', String(supplier.id), '--url', 'https://erp.example/api')).out);
+    expect(webhook).toMatchObject({ baseUrl: 'https://erp.example/api', enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    expect(JSON.parse((await run('credentials', 'revoke', '--client', issued.clientId)).out)).toEqual({ clientId: issued.clientId, revoked: true });
+    const missing = await run('credentials', 'issue');
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('--supplier is required');
+    const badEnv = start(['migrate'], { ...env, PORT: 'eighty' });
+    expect(await badEnv.exited).toBe(1);
+    expect(badEnv.output()).toContain('PORT must be a whole number');
+  });
+
+  it.runIf(onPostgres())('applies every item exactly once with several API and worker processes', async () => {
+    const env = { ...(await storage()), ADMIN_TOKEN: ADMIN, BATCH_SIZE: '500', BATCH_CHUNK_SIZE: '50', WORKER_POLL_MS: '20', RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000' };
+    const ports = [await freePort(), await freePort()];
+    const apis = ports.map((port) => start(['api'], { ...env, PORT: String(port) }));
+    for (const port of ports) await waitForReady(`http://127.0.0.1:${port}`);
+    for (let i = 0; i < 3; i++) start(['worker'], env);
+    const admin = { authorization: `Bearer ${ADMIN}` };
+
+    const suppliers = await Promise.all(
+      [0, 1, 2, 3].map(async (n) => {
+        const api = http(`http://127.0.0.1:${ports[n % 2]}`);
+        const { body: s } = await api('POST', '/admin/suppliers', { code: `MW-${n}`, name: `MW ${n}` }, admin);
+        const { body: c } = await api('POST', `/admin/suppliers/${s.id}/credentials`, {}, admin);
+        const { body: t } = await api('POST', '/login', { clientId: c.clientId, clientSecret: c.clientSecret }, { 'x-api-key': c.apiKey });
+        const headers = { 'x-api-key': c.apiKey, authorization: `Bearer ${t.access_token}` };
+        return { id: s.id as number, call: (m: string, u: string, b?: unknown) => api(m, u, b, headers) };
+      }),
+    );
+    const allIds: string[][] = [];
+    await Promise.all(
+      suppliers.map(async (s, n) => {
+        await s.call('PUT', '/category', { internalCode: 'C', name: 'C' });
+        await s.call('POST', '/batch/brand', [{ internalCode: 'B', name: 'B' }]);
+        await s.call('POST', '/batch/product', { upsert: Array.from({ length: 200 }, (_, i) => ({ internalCode: `P${i}`, name: 'P', brandInternalCode: 'B', categoryInternalCode: 'C' })) });
+        await s.call('POST', '/pricelist', { internalCode: 'PL' });
+        const ids: string[] = [];
+        for (let round = 1; round <= 4; round++) {
+          const products = Array.from({ length: 1000 }, (_, i) => ({ priceListInternalCode: 'PL', productInternalCode: `P${i % 200}`, units: 1 + Math.floor(i / 200), price: round * 10 + n }));
+          ids.push(...(await s.call('POST', '/batch/pricelist', { upsert: { products } })).body.batchId);
+        }
+        allIds[n] = ids;
+      }),
+    );
+    for (const [n, s] of suppliers.entries()) {
+      const statuses = await waitFor(
+        'every batch',
+        async () => {
+          const list = await Promise.all(allIds[n]!.map(async (id) => (await s.call('GET', `/batch/${id}/status`)).body));
+          return list.every((b) => b.status !== 'processing') ? list : undefined;
+        },
+        120_000,
+      );
+      for (const st of statuses) expect(st).toMatchObject({ status: 'processed', total: 500, processed: 500, completed: 500, failed: 0 });
+      // Acceptance order per supplier: each batch started after the previous one finished.
+      for (let i = 1; i < statuses.length; i++) expect(Date.parse(statuses[i].startedAt)).toBeGreaterThanOrEqual(Date.parse(statuses[i - 1].finishedAt));
+      const prices = (await s.call('GET', '/pricelist/PL')).body.products;
+      expect(prices).toHaveLength(1000);
+      expect(new Set(prices.map((p: { price: number }) => p.price))).toEqual(new Set([40 + n]));
+    }
+    for (const api of apis) api.proc.kill('SIGTERM');
+  });
+});

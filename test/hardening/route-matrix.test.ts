@@ -1,0 +1,77 @@
+// Every route of the app, from its own route table: whoever may not call it is turned
+// away before anything else happens. A new route without a guard cannot be built (see
+// src/http/auth.ts); a new guarded route is covered here without being listed.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GuardedRoute } from '../../src/http/auth.ts';
+import { createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+
+let t: TestApp;
+let full: TestSupplier;
+let storeToken: string;
+const scoped = new Map<string, TestSupplier>();
+
+const PARAMS: Record<string, string> = { uuid: randomUUID(), id: '1', supplierId: '1', storeId: '1', clientId: 'cli_x', code: 'X' };
+const pathOf = (route: GuardedRoute) => route.url.replace(/:(\w+)/g, (_, name: string) => PARAMS[name] ?? 'x');
+
+async function call(route: GuardedRoute, headers: Record<string, string>) {
+  const body = route.method === 'POST' || route.method === 'PUT' ? { payload: {} } : {};
+  return t.request({ method: route.method as 'GET', url: pathOf(route), headers, ...body });
+}
+
+/** A credential holding one scope that is not the route's. */
+async function otherScope(scope: string) {
+  const other = scope === 'supplier/batch.read' ? 'supplier/webhook.read' : 'supplier/batch.read';
+  if (!scoped.has(other)) scoped.set(other, await t.supplier(undefined, [other]));
+  return scoped.get(other)!;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ worker: false });
+  full = await t.supplier();
+  const store = await t.request({ method: 'POST', url: '/batch/store', headers: full.headers, payload: { upsert: [{ internalCode: 'S', name: 'S' }] } });
+  expect(store.statusCode).toBe(202);
+  await t.deps.db.insertInto('people').values({ phone: '+573009999999', email: null, name: 'P' }).execute();
+  storeToken = (await t.admin('POST', '/admin/store-users/token', { phone: '+573009999999' })).json().access_token;
+});
+afterAll(() => t.close());
+
+describe('the route table', () => {
+  it('has a guard on every route, and routes of every kind', () => {
+    const kinds = new Set(t.app.guardedRoutes.map((r) => r.auth));
+    expect([...kinds].sort()).toEqual(['admin', 'public', 'store', 'supplier']);
+    expect(t.app.guardedRoutes.filter((r) => r.auth === 'supplier').length).toBeGreaterThan(40);
+  });
+
+  it('turns away supplier routes without credentials (401), without the scope (403), and for store-user tokens (401)', async () => {
+    const routes = t.app.guardedRoutes.filter((r) => r.auth === 'supplier');
+    for (const route of routes) {
+      const what = `${route.method} ${route.url}`;
+      expect((await call(route, {})).statusCode, what).toBe(401);
+      const wrong = await otherScope(route.scope!);
+      const refused = await call(route, wrong.headers);
+      expect(refused.statusCode, what).toBe(403);
+      expect(refused.json(), what).toMatchObject({ code: 'INSUFFICIENT_SCOPE', detail: `this operation needs the scope ${route.scope}` });
+      expect((await call(route, { 'x-api-key': full.apiKey, authorization: `Bearer ${storeToken}` })).statusCode, what).toBe(401);
+    }
+  });
+
+  it('turns away store routes without a token or with a supplier token (401)', async () => {
+    const routes = t.app.guardedRoutes.filter((r) => r.auth === 'store');
+    expect(routes.length).toBeGreaterThan(10);
+    for (const route of routes) {
+      const what = `${route.method} ${route.url}`;
+      expect((await call(route, {})).statusCode, what).toBe(401);
+      expect((await call(route, { authorization: `Bearer ${full.token}` })).statusCode, what).toBe(401);
+    }
+  });
+
+  it('turns away admin routes without the admin token (401)', async () => {
+    for (const route of t.app.guardedRoutes.filter((r) => r.auth === 'admin')) {
+      const what = `${route.method} ${route.url}`;
+      expect((await call(route, {})).statusCode, what).toBe(401);
+      expect((await call(route, { authorization: `Bearer ${full.token}` })).statusCode, what).toBe(401);
+      expect((await call(route, { authorization: `Bearer ${storeToken}` })).statusCode, what).toBe(401);
+    }
+  });
+});

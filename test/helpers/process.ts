@@ -1,0 +1,123 @@
+// Runs the real service as child processes (`node --import tsx src/main/cli.ts ...`)
+// for the tests that kill, signal or lock them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { freshDatabase, onPostgres } from './database.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Child {
+  proc: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export function runCli(args: string[], env: Record<string, string>): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exited };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch {
+      // not there yet
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export const waitForReady = (baseUrl: string, child?: Child) =>
+  waitFor(`${baseUrl}/readyz`, async () => {
+    if (child && child.proc.exitCode !== null) throw new Error(`exited: ${child.output()}`);
+    const res = await fetch(`${baseUrl}/readyz`);
+    return res.ok ? true : undefined;
+  });
+
+/** A small HTTP client for a running service. */
+export function http(baseUrl: string) {
+  return async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  };
+}
+
+/**
+ * The processes and scratch state of one test file, all ended and removed after it:
+ * `start` runs the CLI as a child; `storage` gives a service its own database (a fresh
+ * PostgreSQL database when the suite runs there, else a PGlite folder); `killableWorker`
+ * starts a service whose worker a test can kill: on PostgreSQL the API runs apart and
+ * each call starts a worker process, on PGlite each call starts the whole service on one
+ * data folder (only one process may hold it).
+ */
+export function processScope(prefix: string) {
+  const children: Child[] = [];
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const c of children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  const start = (args: string[], env: Record<string, string>) => {
+    const child = runCli(args, env);
+    children.push(child);
+    return child;
+  };
+
+  async function storage(): Promise<Record<string, string>> {
+    if (onPostgres()) {
+      const database = await freshDatabase();
+      cleanups.push(() => database.close());
+      return { DATABASE_URL: database.url! };
+    }
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `surtido-${prefix}-`));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    return { DATA_DIR: dataDir };
+  }
+
+  async function killableWorker(settings: Record<string, string>): Promise<() => Child> {
+    const env = { ...settings, ...(await storage()) };
+    if (onPostgres()) {
+      start(['api'], env);
+      return () => start(['worker'], env);
+    }
+    return () => start(['serve'], env);
+  }
+
+  /** Runs after the file, before the scratch state goes. */
+  const onCleanup = (cleanup: () => Promise<void> | void) => void cleanups.push(cleanup);
+
+  return { start, storage, killableWorker, onCleanup };
+}

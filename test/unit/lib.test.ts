@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DataDirLockedError, lockDataDir } from '../../src/db/data-dir-lock.ts';
+import { decimalPlaces } from '../../src/lib/numbers.ts';
+import { RateLimiter } from '../../src/lib/rate-limiter.ts';
+
+describe('decimalPlaces', () => {
+  it('counts the decimals a JSON number carries, exponent forms included', () => {
+    expect([0, 12, 10.5, 1234.5678, 1.23456, 1e-7, 1.5e-5, -3.25, 1e21, 0.1 + 0.2].map(decimalPlaces)).toEqual([0, 0, 1, 4, 5, 7, 6, 2, 0, 17]);
+    expect(decimalPlaces(Number.NaN)).toBe(Infinity);
+  });
+});
+
+describe('RateLimiter', () => {
+  it('allows the burst, then one request per 1/rate seconds, per key', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, 3, () => now);
+    expect([1, 2, 3, 4].map(() => limiter.take('a').allowed)).toEqual([true, true, true, false]);
+    expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.take('b').allowed).toBe(true);
+    now += 500; // half a second at 2/s refills one token
+    expect(limiter.take('a').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(false);
+    now += 10_000; // refills up to the burst, not beyond
+    expect([1, 2, 3, 4].map(() => limiter.take('a').allowed)).toEqual([true, true, true, false]);
+  });
+});
+
+describe('lockDataDir', () => {
+  it('refuses a folder held by a live process and takes over one left by a dead process', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-lock-'));
+    try {
+      const file = path.join(dir, 'surtido.lock');
+      fs.writeFileSync(file, String(process.ppid)); // a live process that is not us
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+      fs.writeFileSync(file, '999999999'); // no such process
+      const release = lockDataDir(dir);
+      expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid));
+      release();
+      expect(fs.existsSync(file)).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
