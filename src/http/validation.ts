@@ -47,10 +47,58 @@ function createAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = createAjv(false);
 const textAjv = createAjv('array');
 
+/**
+ * Two rules hold for every request, whatever its schema says:
+ * - no text holds the NUL character (PostgreSQL cannot store it in text or jsonb);
+ * - every integer is a safe integer (beyond 2^53 JSON numbers lose their digits, and
+ *   beyond 2^63 they do not fit a bigint column).
+ * The first is checked before the schema, the second is added to every integer of it.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  const validate = ajv.compile(withSafeIntegers(schema)) as ValidateFunction;
+  const guarded = (data: unknown): boolean => {
+    const nul = findNul(data, '');
+    if (nul !== null) {
+      guarded.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '#', params: {}, message: 'must not contain the NUL character' }];
+      return false;
+    }
+    const valid = validate(data) as boolean;
+    guarded.errors = validate.errors;
+    return valid;
+  };
+  guarded.errors = null as ErrorObject[] | null | undefined;
+  return guarded;
 };
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+const schemaCopies = new WeakMap<object, object>();
+
+function withSafeIntegers(schema: unknown): object {
+  const cached = schemaCopies.get(schema as object);
+  if (cached) return cached;
+  const copy = JSON.parse(JSON.stringify(schema), (_key, value) => {
+    if (value && typeof value === 'object' && !Array.isArray(value) && value.type === 'integer') {
+      return { ...value, minimum: Math.max(value.minimum ?? -SAFE, -SAFE), maximum: Math.min(value.maximum ?? SAFE, SAFE) };
+    }
+    return value;
+  });
+  schemaCopies.set(schema as object, copy);
+  return copy;
+}
+
+/** The JSON Pointer of the first string (or key) holding U+0000, or null. */
+function findNul(value: unknown, pointer: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (key.includes('\u0000')) return at;
+    const found = findNul(item, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
 
 const KEYWORD_CODES: Record<string, string> = {
   required: 'REQUIRED',
@@ -69,6 +117,7 @@ const KEYWORD_CODES: Record<string, string> = {
   const: 'INVALID_VALUE',
   maxDecimals: 'INVALID_PRECISION',
   multipleOf: 'INVALID_PRECISION',
+  nul: 'INVALID_VALUE',
   anyOf: 'INVALID_TYPE',
   oneOf: 'INVALID_TYPE',
 };

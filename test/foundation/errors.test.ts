@@ -41,6 +41,19 @@ describe('problem details', () => {
     expect(query.json()).toMatchObject({ status: 400, errors: [{ pointer: '/query/take', code: 'OUT_OF_RANGE' }] });
   });
 
+  it('refuse text holding NUL and integers beyond 2^53 with the field named, in body, query and path', async () => {
+    const nul = await as(t, s, 'POST', '/pricelist', { internalCode: 'PL-NUL', name: 'a\u0000b' });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toMatchObject({ code: 'INVALID_VALUE', errors: [{ pointer: '/name', code: 'INVALID_VALUE' }] });
+    expect((await as(t, s, 'GET', '/pricelist/PL-NUL')).statusCode).toBe(404);
+    const query = await as(t, s, 'GET', '/category?page=1e21');
+    expect(query.json()).toMatchObject({ status: 400, errors: [{ pointer: '/query/page', code: 'OUT_OF_RANGE' }] });
+    const path = await as(t, s, 'GET', '/order/9223372036854775808');
+    expect(path.json()).toMatchObject({ status: 400, errors: [{ pointer: '/params/id', code: 'OUT_OF_RANGE' }] });
+    const pathNul = await as(t, s, 'GET', '/pricelist/a%00b');
+    expect(pathNul.json()).toMatchObject({ status: 400, errors: [{ pointer: '/params/code' }] });
+  });
+
   it('refuse a bad batch request with 402 and every pointer, queuing nothing', async () => {
     const res = await as(t, s, 'POST', '/batch/pricelist', {
       upsert: {
