@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004_promotions.ts';
 import * as m0005 from './migrations/0005_store_sign_in.ts';
 import * as m0006 from './migrations/0006_webhooks_tickets.ts';
 import * as m0007 from './migrations/0007_orders.ts';
+import * as m0008 from './migrations/0008_batch_key_ranges.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_store_sign_in': m0005,
   '0006_webhooks_tickets': m0006,
   '0007_orders': m0007,
+  '0008_batch_key_ranges': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

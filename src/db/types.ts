@@ -83,6 +83,9 @@ export interface BatchesTable {
   last_error: string | null;
   lease_owner: string | null;
   lease_expires_at: Timestamp | null;
+  /** Both null: the batch's keys are unknown and it waits for every earlier batch of its supplier. */
+  key_min: string | null;
+  key_max: string | null;
 }
 
 export interface BatchItemResultsTable {

@@ -137,6 +137,35 @@ describe('applying batches', () => {
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.started_at!.getTime()).toBeGreaterThanOrEqual(rows[i - 1]!.finished_at!.getTime());
   });
 
+  it('applies batches of one endpoint with disjoint keys side by side, and waits where keys meet', async () => {
+    const run = (from: number, to: number, price: number) => Array.from({ length: to - from }, (_, i) => entry(from + i, 6, price));
+    const submit = async (products: unknown[]) => (await as(t, s, 'POST', '/batch/pricelist', { upsert: { products } })).json().batchId[0] as string;
+    const a = await submit(run(100, 150, 1)); // keys P100 .. P149
+    const b = await submit(run(150, 200, 2)); // keys P150 .. P199: disjoint from a's
+    const c = await submit([entry(120, 6, 3), entry(160, 6, 3)]); // meets both
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // a's worker holds it after its first chunk; b must finish meanwhile, c must wait.
+    const w = worker(t, { concurrency: 2, onChunk: (id, cursor) => (id === a && cursor === 25 ? held : undefined) });
+    w.start();
+    const [doneB] = await t.waitForBatches(s, [b]);
+    expect(doneB).toMatchObject({ status: 'processed', completed: 50 });
+    expect((await as(t, s, 'GET', `/batch/${a}/status`)).json()).toMatchObject({ status: 'processing', processed: 25 });
+    expect((await as(t, s, 'GET', `/batch/${c}/status`)).json()).toMatchObject({ status: 'processing', processed: 0, startedAt: null });
+    release();
+    await t.waitForBatches(s, [a, c]);
+    await w.stop();
+    const rows = await t.deps.db.selectFrom('batches').select(['id', 'started_at', 'finished_at', 'key_min', 'key_max']).where('id', 'in', [a, b, c]).execute();
+    const row = (id: string) => rows.find((r) => r.id === id)!;
+    expect([row(a).key_min, row(a).key_max]).toEqual(['entry\u001fPL\u001fP100', 'entry\u001fPL\u001fP149']);
+    expect(row(b).finished_at!.getTime()).toBeLessThan(row(a).finished_at!.getTime());
+    expect(row(c).started_at!.getTime()).toBeGreaterThanOrEqual(row(a).finished_at!.getTime());
+    const price = new Map<string, number>(
+      (await as(t, s, 'GET', '/pricelist/PL')).json().products.filter((p: { units: number }) => p.units === 6).map((p: { productInternalCode: string; price: number }) => [p.productInternalCode, p.price]),
+    );
+    expect([price.get('P130'), price.get('P170'), price.get('P120'), price.get('P160')]).toEqual([1, 2, 3, 3]);
+  });
+
   it('applies removes before upserts within one request', async () => {
     const body = { upsert: { products: [entry(7, 9, 70)] }, remove: { products: [{ priceListInternalCode: 'PL', productInternalCode: 'P7' }] } };
     const w = worker(t);

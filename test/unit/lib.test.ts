@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../src/db/data-dir-lock.ts';
 import { decimalPlaces } from '../../src/lib/numbers.ts';
 import { RateLimiter } from '../../src/lib/rate-limiter.ts';
+import { byCodePoint, keyRange } from '../../src/modules/batch/batch.service.ts';
+import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 
 describe('decimalPlaces', () => {
   it('counts the decimals a JSON number carries, exponent forms included', () => {
@@ -43,5 +45,22 @@ describe('lockDataDir', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('batch key ranges', () => {
+  it('order keys as the database does (code points), not as UTF-16 units', () => {
+    // U+1F600 is a surrogate pair in UTF-16 (0xD83D ...), which JavaScript's < puts before U+FFFD.
+    expect('\u{1F600}' < '\uFFFD').toBe(true);
+    expect(byCodePoint('\u{1F600}', '\uFFFD')).toBeGreaterThan(0);
+    expect(['b', 'a\u{1F600}', 'a\uFFFD', 'a', 'ab'].sort(byCodePoint)).toEqual(['a', 'ab', 'a\uFFFD', 'a\u{1F600}', 'b']);
+  });
+
+  it('span every item of a batch, or nothing when an action has no key', () => {
+    const entry = (product: string) => ({ action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: product, units: 1, price: 1 } });
+    const range = keyRange(priceListBatchKind, [entry('P5'), entry('P\u{1F600}'), entry('P\uFFFD'), entry('P1')]);
+    expect(range).toEqual({ min: 'entry\u001fL\u001fP1', max: 'entry\u001fL\u001fP\u{1F600}' });
+    const keyless = { endpoint: '/x', actions: [{ name: 'upsert', select: () => [], code: () => '', apply: async () => [] }] };
+    expect(keyRange(keyless, [{ action: 'upsert', item: {} }])).toBeNull();
   });
 });

@@ -18,6 +18,15 @@ export interface BatchAction<T = any> {
   select(body: any): T[] | undefined;
   /** The item in the supplier's terms: its internalCode, or the codes keying it joined by "/". */
   code(item: T): string;
+  /**
+   * Optional: the key of what the item writes, such that two items of this kind that can
+   * change each other's effect or outcome always have the same key. When every action of
+   * a batch has one, the batch records the range of its items' keys, and a later batch of
+   * the same endpoint whose range does not meet it may be applied beside it (README,
+   * "Ordering"). Leave it out when items of one kind depend on each other (a category
+   * and its parent): such batches then wait for every earlier batch of their supplier.
+   */
+  key?(item: T): string;
   /** Applies items in order; a later item wins over an earlier one with the same key. */
   apply(trx: Transaction<DB>, supplierId: number, items: T[]): Promise<ItemOutcome[]>;
 }
@@ -52,6 +61,9 @@ export class BatchRegistry {
     return action;
   }
 }
+
+/** Joins the parts of a key; U+001F cannot occur in a code (CODE_PATTERN refuses control characters). */
+export const keyOf = (...parts: (string | number)[]) => parts.join('\u001f');
 
 /** Keeps the last item per key, so "later wins" holds inside one statement (ON CONFLICT cannot touch a row twice). */
 export function lastPerKey<T>(rows: T[], key: (row: T) => string): T[] {

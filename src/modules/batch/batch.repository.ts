@@ -7,6 +7,8 @@ export interface NewBatch {
   endpoint: string;
   items: BatchItem[];
   chunk_size: number;
+  /** The range of the keys the items write; null when unknown. */
+  keys: { min: string; max: string } | null;
 }
 
 /** All batches of one request in one statement; the caller's transaction makes them durable together. */
@@ -21,6 +23,8 @@ export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
         items: JSON.stringify(b.items),
         total: b.items.length,
         chunk_size: b.chunk_size,
+        key_min: b.keys?.min ?? null,
+        key_max: b.keys?.max ?? null,
       })),
     )
     .execute();
@@ -71,10 +75,14 @@ export interface ClaimedBatch {
 }
 
 /**
- * Leases the next batch that may run: the oldest unfinished batch of its supplier
- * (so one supplier's batches apply in acceptance order, one at a time) whose lease is
- * free or expired. Suppliers are served oldest-first and in parallel across workers;
- * SKIP LOCKED lets concurrent claimers pass over each other's rows without waiting.
+ * Leases the next batch that may run: one whose lease is free or expired and that no
+ * earlier unfinished batch of its supplier must precede. An earlier batch must precede
+ * unless both are of the same endpoint and both know their key ranges and the ranges are
+ * disjoint: such batches write different rows, so applying them side by side ends exactly
+ * as applying them in acceptance order would. Everything else (another endpoint, a
+ * batch without keys, overlapping keys) applies one at a time in acceptance order.
+ * Suppliers are served oldest-first and in parallel across workers; SKIP LOCKED lets
+ * concurrent claimers pass over each other's rows without waiting.
  */
 export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds: number): Promise<ClaimedBatch | undefined> {
   const result = await sql<ClaimedBatch>`
@@ -88,7 +96,9 @@ export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds
         and (b.lease_expires_at is null or b.lease_expires_at < now())
         and not exists (
           select 1 from batches e
-          where e.supplier_id = b.supplier_id and e.finished_at is null and e.seq < b.seq)
+          where e.supplier_id = b.supplier_id and e.finished_at is null and e.seq < b.seq
+            and (e.endpoint <> b.endpoint or e.key_min is null or b.key_min is null
+                 or (e.key_min <= b.key_max and b.key_min <= e.key_max)))
       order by b.seq
       limit 1
       for update skip locked)

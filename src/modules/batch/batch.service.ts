@@ -29,6 +29,39 @@ export function flatten(kind: BatchKind, body: unknown): BatchItem[] {
   return items;
 }
 
+/** The smallest and largest key the items write, or null when an action has no key (README, "Ordering"). */
+export function keyRange(kind: BatchKind, items: BatchItem[]): { min: string; max: string } | null {
+  const keyFor = new Map(kind.actions.map((a) => [a.name, a.key?.bind(a)]));
+  let min: string | undefined;
+  let max: string | undefined;
+  for (const { action, item } of items) {
+    const key = keyFor.get(action)?.(item);
+    if (key === undefined) return null;
+    if (min === undefined || byCodePoint(key, min) < 0) min = key;
+    if (max === undefined || byCodePoint(key, max) > 0) max = key;
+  }
+  return min === undefined || max === undefined ? null : { min, max };
+}
+
+/**
+ * Orders strings as the database compares them under collate "C" (UTF-8 bytes, which is
+ * code point order). JavaScript's `<` compares UTF-16 units, which puts characters beyond
+ * U+FFFF (surrogate pairs) before U+E000..U+FFFF; a range computed that way could miss an
+ * overlap the database would see.
+ */
+export function byCodePoint(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 export async function submitBatch(
   db: Kysely<DB>,
   limits: BatchLimits,
@@ -50,12 +83,14 @@ export async function submitBatch(
   }
   const batches: repo.NewBatch[] = [];
   for (let start = 0; start < items.length; start += limits.batchSize) {
+    const slice = items.slice(start, start + limits.batchSize);
     batches.push({
       id: randomUUID(),
       supplier_id: supplierId,
       endpoint: kind.endpoint,
-      items: items.slice(start, start + limits.batchSize),
+      items: slice,
       chunk_size: limits.chunkSize,
+      keys: keyRange(kind, slice),
     });
   }
   await db.transaction().execute((trx) => repo.insertBatches(trx, batches));

@@ -2,7 +2,7 @@
 // resolved with one lookup per kind of reference and written with one statement.
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { completed, failed, lastPerKey, storeNotKnownYet, type BatchAction, type BatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { completed, failed, keyOf, lastPerKey, storeNotKnownYet, type BatchAction, type BatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { productIds } from '../catalog/catalog.repository.ts';
 import { existingStoreCodes } from '../stores/stores.repository.ts';
 import * as repo from './pricelists.repository.ts';
@@ -36,11 +36,17 @@ async function resolveEntries(trx: Transaction<DB>, supplierId: number, items: E
 
 const entryCode = (i: Entry) => [i.priceListInternalCode, i.productInternalCode, ...(i.units === undefined ? [] : [i.units])].join('/');
 const linkCode = (i: StoreLink) => `${i.priceListInternalCode}/${i.storeInternalCode}`;
+// Keys for side-by-side application (batch README, "Ordering"). Entries of one list and
+// product share a key whatever their package size, because a remove without units takes
+// every package size. A store has one price list, so its links share the store's key.
+const entryKey = (i: Entry) => keyOf('entry', i.priceListInternalCode, i.productInternalCode);
+const linkKey = (i: StoreLink) => keyOf('store', i.storeInternalCode);
 
 const upsertProducts: BatchAction<Entry> = {
   name: 'upsert.products',
   select: (body) => body?.upsert?.products,
   code: entryCode,
+  key: entryKey,
   async apply(trx, supplierId, items) {
     const resolved = await resolveEntries(trx, supplierId, items);
     const rows = resolved.filter((r) => r.outcome === completed).map((r) => ({ l: r.l, p: r.p, u: r.item.units!, price: r.item.price! }));
@@ -53,6 +59,7 @@ const removeProducts: BatchAction<Entry> = {
   name: 'remove.products',
   select: (body) => body?.remove?.products,
   code: entryCode,
+  key: entryKey,
   async apply(trx, supplierId, items) {
     const resolved = await resolveEntries(trx, supplierId, items);
     const rows = resolved.filter((r) => r.outcome === completed).map((r) => ({ l: r.l, p: r.p, u: r.item.units ?? null }));
@@ -70,6 +77,7 @@ const upsertStores: BatchAction<StoreLink> = {
   name: 'upsert.stores',
   select: (body) => body?.upsert?.stores,
   code: linkCode,
+  key: linkKey,
   async apply(trx, supplierId, items) {
     const resolved = await resolveLinks(trx, supplierId, items);
     const valid = resolved.filter((r) => r.l !== undefined).map((r) => ({ l: r.l!, s: r.item.storeInternalCode }));
@@ -87,6 +95,7 @@ const removeStores: BatchAction<StoreLink> = {
   name: 'remove.stores',
   select: (body) => body?.remove?.stores,
   code: linkCode,
+  key: linkKey,
   async apply(trx, supplierId, items) {
     const resolved = await resolveLinks(trx, supplierId, items);
     await repo.deleteStoreLinks(
