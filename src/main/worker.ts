@@ -26,6 +26,8 @@ export function createWebhookDispatcher(deps: Deps, logger: DispatcherOptions['l
   });
 }
 
+const IMAGE_BATCH_ENDPOINTS = new Set(['/batch/brand', '/batch/product', '/batch/promotion']);
+
 export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   const log = {
     info: (obj: object, msg: string) => logger.info(obj, msg),
@@ -39,8 +41,11 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
     leaseSeconds: deps.config.batchLeaseSeconds,
     retentionDays: deps.config.batchRetentionDays,
     logger: log,
-    // A chunk may have registered image URLs (catalog batches): look for them now.
-    onChunk: () => images.wake(),
+    // A chunk of these may have registered image URLs: look for them now rather than at
+    // the next poll. Only these: waking the image loops costs a claim query each.
+    onChunk: (_id, _cursor, endpoint) => {
+      if (IMAGE_BATCH_ENDPOINTS.has(endpoint)) images.wake();
+    },
   });
   const webhooks = createWebhookDispatcher(deps, log);
   deps.onWorkAccepted(() => batches.wake());

@@ -21,7 +21,7 @@ export interface BatchWorkerOptions {
   retentionDays: number;
   logger: WorkerLogger;
   /** Called after each chunk commits (tests and benchmarks observe progress through it). */
-  onChunk?: (batchId: string, cursor: number) => void | Promise<void>;
+  onChunk?: (batchId: string, cursor: number, endpoint: string) => void | Promise<void>;
 }
 
 /** After this many unexpected failures of one chunk, its items are failed so the supplier's queue moves on. */
@@ -90,7 +90,7 @@ export class BatchWorker extends PollingWorker {
       }
       batch.attempts = 0;
       cursor = end;
-      await this.options.onChunk?.(batch.id, cursor);
+      await this.options.onChunk?.(batch.id, cursor, batch.endpoint);
       // Embedded PGlite runs queries on this thread and resolves them as microtasks: without
       // a turn of the event loop between chunks, requests would wait for the whole batch.
       await new Promise((resolve) => setImmediate(resolve));
