@@ -161,7 +161,7 @@ export interface Supplier {
 }
 
 /** A supplier with every scope, logged in: the headers carry its API key and bearer token. */
-export async function createSupplier(service: RunningService, code: string): Promise<Supplier> {
+export async function createSupplier(service: Pick<RunningService, 'baseUrl' | 'adminToken'>, code: string): Promise<Supplier> {
   const admin = { authorization: `Bearer ${service.adminToken}` };
   const created = await call(service.baseUrl, 'POST', '/admin/suppliers', { body: { code, name: `Bench ${code}` }, headers: admin, expect: 200 });
   const id = created.body.id as number;
@@ -184,7 +184,7 @@ export interface BatchStatusBody {
  * apply in acceptance order, so it watches the first unfinished one and moves on.
  */
 export async function waitForBatches(
-  service: RunningService,
+  service: Pick<RunningService, 'baseUrl'>,
   supplier: Supplier,
   ids: string[],
   options: { pollMs?: number; timeoutMs?: number } = {},

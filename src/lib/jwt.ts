@@ -9,8 +9,16 @@ export interface JwtCodec {
   verify(token: string): Promise<JWTPayload | undefined>;
 }
 
+/** Tokens verified recently, at most this many (the oldest is forgotten first). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function jwtCodec(secret: string, audience: string, ttlSeconds: number, now: () => Date): JwtCodec {
   const key = new TextEncoder().encode(secret);
+  // A token's signature and audience cannot change, only its expiry can: a token checked
+  // once needs only its expiry checked again. Clients send the same token on every
+  // request until it expires, and the HMAC check through WebCrypto costs more than the
+  // rest of the authentication together.
+  const verified = new Map<string, JWTPayload & { exp: number }>();
   return {
     async sign(subject, claims = {}) {
       const iat = Math.floor(now().getTime() / 1000);
@@ -25,8 +33,20 @@ export function jwtCodec(secret: string, audience: string, ttlSeconds: number, n
       return { token, expiresIn: ttlSeconds };
     },
     async verify(token) {
+      const seconds = Math.floor(now().getTime() / 1000);
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp > seconds) return known; // jose's own rule: expired when exp <= now
+        verified.delete(token);
+        return undefined;
+      }
       try {
-        return (await jwtVerify(token, key, { algorithms: ['HS256'], audience, currentDate: now() })).payload;
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience, currentDate: now() });
+        if (typeof payload.exp === 'number') {
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+          verified.set(token, payload as JWTPayload & { exp: number });
+        }
+        return payload;
       } catch {
         return undefined; // expired, malformed, badly signed or of another audience
       }

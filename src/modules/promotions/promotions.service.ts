@@ -162,9 +162,15 @@ function view({ row, products, grouperCodes }: Linked, today: string, image: Ima
 }
 
 export async function getPromotion(db: Kysely<DB>, supplierId: number, code: string, ctx: ViewContext) {
-  const row = await repo.findPromotion(db, supplierId, code);
-  if (!row) throw notFound('promotion', code);
-  const [shown] = await views(db, supplierId, await withLinks(db, supplierId, [row]), ctx);
+  const found = await repo.findPromotionWithLinks(db, supplierId, code);
+  if (!found) throw notFound('promotion', code);
+  const { products, groupers, ...row } = found;
+  const linked: Linked = {
+    row,
+    products: products.map((p) => ({ internalCode: p.internal_code, boxRatio: decimalToNumber(p.box_ratio) })),
+    grouperCodes: groupers.map((g) => g.internal_code),
+  };
+  const [shown] = await views(db, supplierId, [linked], ctx);
   return shown!;
 }
 
