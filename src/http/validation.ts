@@ -49,7 +49,9 @@ const textAjv = createAjv('array');
 
 /**
  * Two rules hold for every request, whatever its schema says:
- * - no text holds the NUL character (PostgreSQL cannot store it in text or jsonb);
+ * - no text holds the NUL character or a lone UTF-16 surrogate ("\ud800" in JSON):
+ *   PostgreSQL cannot store the first in text or jsonb, and jsonb refuses the second
+ *   (text would silently turn it into U+FFFD);
  * - every integer is a safe integer (beyond 2^53 JSON numbers lose their digits, and
  *   beyond 2^63 they do not fit a bigint column).
  * The first is checked before the schema, the second is added to every integer of it.
@@ -58,9 +60,9 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate = ajv.compile(withSafeIntegers(schema)) as ValidateFunction;
   const guarded = (data: unknown): boolean => {
-    const nul = findNul(data, '');
-    if (nul !== null) {
-      guarded.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '#', params: {}, message: 'must not contain the NUL character' }];
+    const unstorable = findUnstorable(data, '');
+    if (unstorable !== null) {
+      guarded.errors = [{ keyword: 'nul', instancePath: unstorable.pointer, schemaPath: '#', params: {}, message: unstorable.message }];
       return false;
     }
     const valid = validate(data) as boolean;
@@ -87,14 +89,25 @@ function withSafeIntegers(schema: unknown): object {
   return copy;
 }
 
-/** The JSON Pointer of the first string (or key) holding U+0000, or null. */
-function findNul(value: unknown, pointer: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
+/** Why a string cannot be stored, or null. (With the u flag, \p{Cs} matches only a surrogate that is not half of a pair.) */
+function unstorableText(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain the NUL character';
+  if (/\p{Cs}/u.test(text)) return 'must be valid Unicode (a lone surrogate is not)';
+  return null;
+}
+
+/** The JSON Pointer of the first string (or key) that cannot be stored, and why; or null. */
+function findUnstorable(value: unknown, pointer: string): { pointer: string; message: string } | null {
+  if (typeof value === 'string') {
+    const message = unstorableText(value);
+    return message === null ? null : { pointer, message };
+  }
   if (value === null || typeof value !== 'object') return null;
   for (const [key, item] of Object.entries(value)) {
     const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (key.includes('\u0000')) return at;
-    const found = findNul(item, at);
+    const message = unstorableText(key);
+    if (message !== null) return { pointer: at, message };
+    const found = findUnstorable(item, at);
     if (found !== null) return found;
   }
   return null;

@@ -1,33 +1,61 @@
 // Hostile requests for every operation of the OpenAPI document: wrong types, missing and
 // unknown fields, huge strings and arrays, deep nesting, odd Unicode, numbers beyond
-// their limits, malformed JSON and wrong content types. No answer may be a 5xx, and
-// every error is problem details with a code. Driven by the committed document, so a
-// new operation is covered without being listed.
+// their limits, malformed JSON and wrong content types. No answer may be a 5xx, every
+// error is problem details with a code, and a refused request (any 4xx) writes nothing:
+// the database's fingerprint (fingerprint.ts) after it equals the one before it. The
+// paths name entities that exist (world.ts: a price list, a store, an order, a ticket...),
+// so a refusal is tried where there is something to write to. Driven by the committed
+// document, so a new operation is covered without being listed.
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { changedTables, fingerprint, publicTables, type Fingerprint } from './fingerprint.ts';
+import { buildWorld, type World } from './world.ts';
 
 const doc = JSON.parse(fs.readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
 let t: TestApp;
+let w: World;
 let s: TestSupplier;
 let storeToken: string;
 let tried = 0;
+let refused = 0;
+let tables: string[];
+/** The database as the last request left it. */
+let last: Fingerprint;
+
+/**
+ * Refusals that write by design, and what they write. Everything else refused must leave
+ * every table as it was. (Idempotency records are not here: these requests send no
+ * Idempotency-Key; one that does has its 4xx answer kept, by design, in idempotency_keys.)
+ */
+const WRITES_WHEN_REFUSED: Record<string, string[]> = {
+  // A wrong code counts a try on the person's live code, and 5 wrong tries burn it
+  // (store-app.md); the 401 that says so is the refusal.
+  'POST /app/auth/token': ['sign_in_codes'],
+};
 
 beforeAll(async () => {
-  t = await createTestApp({ worker: false });
-  s = await t.supplier();
-  await t.deps.db.insertInto('people').values({ phone: '+573008888888', email: null, name: 'H' }).execute();
-  storeToken = (await t.admin('POST', '/admin/store-users/token', { phone: '+573008888888' })).json().access_token;
+  t = await createTestApp();
+  w = await buildWorld(t);
+  // From here on nothing may write behind a request's back: a batch it queues stays queued.
+  await t.worker!.stop();
+  s = w.a;
+  storeToken = w.p1.headers.authorization!.replace('Bearer ', '');
+  tables = await publicTables(t.deps.db);
+  last = await fingerprint(t.deps.db, tables);
 });
 afterAll(async () => {
-  console.log(`hostile input: ${tried} requests tried`);
+  console.log(`hostile input: ${tried} requests tried, ${refused} refused (each checked to have written nothing)`);
   await t.close();
 });
 
 interface Operation {
   method: string;
-  url: string;
+  /** The document's path, with {param} templates. */
+  path: string;
+  /** A query string to append. */
+  query?: string;
   properties: string[];
   auth: 'supplier' | 'admin' | 'store' | 'public';
 }
@@ -39,11 +67,27 @@ function operations(): Operation[] {
       const security = JSON.stringify(op.security ?? []);
       const auth = security.includes('apiKey') ? 'supplier' : security.includes('admin') ? 'admin' : path.startsWith('/app/') ? 'store' : 'public';
       const schema = op.requestBody?.content?.['application/json']?.schema ?? {};
-      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => (/id$/i.test(name) && name !== 'clientId' ? '1' : name === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'X'));
-      out.push({ method: method.toUpperCase(), url, properties: Object.keys(schema.properties ?? {}), auth });
+      out.push({ method: method.toUpperCase(), path, properties: Object.keys(schema.properties ?? {}), auth });
     }
   }
   return out;
+}
+
+/** The path with its parameters naming the world's entities (the caller's own). */
+function urlOf(op: Operation): string {
+  const c = w.codes;
+  const codes: Record<string, string> = { pricelist: c.priceList, brand: c.brand, category: c.category, product: c.product, store: c.store1, promotion: c.promotion };
+  const root = op.path.split('/')[1]!;
+  const value = (name: string): string | number => {
+    if (name === 'uuid') return w.batchId;
+    if (name === 'supplierId') return w.a.id;
+    if (name === 'storeId') return w.stores.s1;
+    if (name === 'id') return op.path.includes('ticket') ? w.tickets.pending : op.path.includes('deliveries') ? w.deliveryId : w.orders.pending;
+    if (name === 'code') return root === 'grouper' ? (op.path.endsWith('stock') ? c.stockGrouper : c.promotionGrouper) : (codes[root] ?? 'X');
+    // clientId: a real one would be revoked by the first DELETE, and every later request refused for it.
+    return 'X';
+  };
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(value(name)))) + (op.query ?? '');
 }
 
 const headersFor = (op: Operation): Record<string, string> =>
@@ -51,13 +95,20 @@ const headersFor = (op: Operation): Record<string, string> =>
 
 async function check(op: Operation, payload: string, contentType = 'application/json', what = '') {
   tried++;
-  const res = await t.request({ method: op.method as 'POST', url: op.url, headers: { ...headersFor(op), 'content-type': contentType }, payload });
-  const label = `${op.method} ${op.url} ${what}: ${payload.slice(0, 120)}`;
+  const url = urlOf(op);
+  const res = await t.request({ method: op.method as 'POST', url, headers: { ...headersFor(op), 'content-type': contentType }, payload });
+  const label = `${op.method} ${url} ${what}: ${payload.slice(0, 120)}`;
   expect(res.statusCode, label).toBeLessThan(500);
   if (res.statusCode >= 400) {
     expect(res.headers['content-type'], label).toMatch(/^application\/problem\+json/);
     expect(typeof res.json().code, label).toBe('string');
   }
+  const now = await fingerprint(t.deps.db, tables);
+  if (res.statusCode >= 400) {
+    refused++;
+    expect(changedTables(last, now, WRITES_WHEN_REFUSED[`${op.method} ${op.path}`]), `${label}: refused with ${res.statusCode}, yet wrote to`).toEqual([]);
+  }
+  last = now;
 }
 
 const deep = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
@@ -75,21 +126,29 @@ const OPS = operations().filter((op) => ['GET', 'POST', 'PUT', 'DELETE'].include
 describe('hostile input', () => {
   it('covers every operation of the document', () => expect(OPS.length).toBeGreaterThan(60));
 
+  it('sees a write in the fingerprint (so an unchanged one means nothing was written)', async () => {
+    const res = await t.request({ method: 'PUT', url: '/category', headers: s.headers, payload: { internalCode: 'FP', name: 'Fingerprint' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const now = await fingerprint(t.deps.db, tables);
+    expect(changedTables(last, now)).toEqual(['categories']);
+    last = now;
+  });
+
   it('refuses a batch request of more items than allowed with 402, not a failure', async () => {
-    const op = OPS.find((o) => o.method === 'POST' && o.url === '/batch/brand')!;
+    const op = OPS.find((o) => o.method === 'POST' && o.path === '/batch/brand')!;
     const items = Array.from({ length: 50_001 }, (_, i) => ({ internalCode: `B${i}`, name: 'b' }));
     await check(op, JSON.stringify({ upsert: items }), 'application/json', 'too many items');
   });
 
-  it.each(OPS.map((op) => [`${op.method} ${op.url}`, op] as const))('%s never answers a 5xx, and every error is problem details', async (_, op) => {
+  it.each(OPS.map((op) => [`${op.method} ${op.path}`, op] as const))('%s never answers a 5xx, and every error is problem details', async (_, op) => {
     if (op.method === 'GET') {
-      await check({ ...op, url: `${op.url}?take=abc&page=-1&from=2026-13-45&enabled=maybe&status=%00` }, '', 'application/json', 'bad query');
+      await check({ ...op, query: '?take=abc&page=-1&from=2026-13-45&enabled=maybe&status=%00' }, '', 'application/json', 'bad query');
       return;
     }
     for (const payload of FIXED) await check(op, payload);
-    // Every known field at once holding the NUL character, then an integer beyond 2^63:
-    // neither fits PostgreSQL, so both must be refused before they reach it.
-    for (const value of ['a\u0000b', 9223372036854776000, 1e21]) {
+    // Every known field at once holding the NUL character, a lone surrogate, then an
+    // integer beyond 2^63: none fits PostgreSQL, so each must be refused before it gets there.
+    for (const value of ['a\u0000b', 'a\ud800b', 9223372036854776000, 1e21]) {
       await check(op, JSON.stringify(Object.fromEntries(op.properties.map((p) => [p, value]))), 'application/json', 'unstorable value');
     }
     await check(op, '{"a":1}', 'text/plain', 'wrong content type');

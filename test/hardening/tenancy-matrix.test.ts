@@ -1,0 +1,219 @@
+// Tenancy over the whole route table: supplier B calls every supplier route that names an
+// entity in its path with supplier A's identifiers, and must be answered exactly as for an
+// identifier nobody has (404, same code, same words but for the identifier), without a
+// row of the database changing. The matrix is the route table itself: a supplier route
+// with a path parameter and no rule below fails the first test, so a new route cannot
+// go unchecked.
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { fingerprint, publicTables } from './fingerprint.ts';
+import { buildWorld, comparable, MISSING, type World } from './world.ts';
+
+type Id = string | number;
+
+interface EntityRule {
+  /** A's identifiers for the route's one path parameter (several where the entity's state matters). */
+  ids: (w: World) => Id[];
+  /** Nobody's identifier of the same kind. */
+  missing: Id;
+  /** A body the route accepts, so the request gets past validation to the lookup. */
+  body?: (w: World) => unknown;
+}
+/** A path parameter that does not name an entity of the caller's (none today). */
+interface NotAnEntity {
+  notAnEntity: string;
+}
+type Rule = EntityRule | NotAnEntity;
+
+const orderIds = (w: World) => [w.orders.pending, w.orders.confirmed, w.orders.delivered, w.orders.cancelled];
+const ticketIds = (w: World) => [w.tickets.pending, w.tickets.infoRequested, w.tickets.closed];
+const code = (pick: (w: World) => string[], body?: EntityRule['body']): EntityRule => ({ ids: pick, missing: MISSING.code, ...(body ? { body } : {}) });
+const id = (pick: (w: World) => number[], body?: EntityRule['body']): EntityRule => ({ ids: pick, missing: MISSING.id, ...(body ? { body } : {}) });
+
+const ORDER_BODIES: Record<string, unknown> = { confirm: {}, deliver: { complete: true }, return: { complete: true }, cancel: { cancelCode: 'OUT_OF_STOCK' } };
+
+/** Keyed by `METHOD url` as the route table has them. */
+const RULES: Record<string, Rule> = {
+  'GET /batch/:uuid/status': { ids: (w) => [w.batchId], missing: MISSING.uuid },
+  'GET /batch/:uuid/detail': { ids: (w) => [w.batchId], missing: MISSING.uuid },
+  'GET /pricelist/:code': code((w) => [w.codes.priceList]),
+  'PUT /pricelist/:code/status': code((w) => [w.codes.priceList], () => ({ enabled: false })),
+  'GET /brand/:code': code((w) => [w.codes.brand]),
+  'GET /category/:code': code((w) => [w.codes.category, w.codes.subcategory]),
+  'GET /product/:code': code((w) => [w.codes.product]),
+  'PUT /grouper/:code/promotion': code((w) => [w.codes.promotionGrouper], () => ({ name: 'Renamed by B' })),
+  'PUT /grouper/:code/status/promotion': code((w) => [w.codes.promotionGrouper], () => ({ enabled: false })),
+  'GET /grouper/:code/promotion': code((w) => [w.codes.promotionGrouper]),
+  'PUT /grouper/:code/stock': code((w) => [w.codes.stockGrouper], () => ({ name: 'Renamed by B' })),
+  'PUT /grouper/:code/status/stock': code((w) => [w.codes.stockGrouper], () => ({ enabled: false })),
+  'GET /grouper/:code/stock': code((w) => [w.codes.stockGrouper]),
+  'GET /store/:code': code((w) => [w.codes.store1, w.codes.store2]),
+  'POST /store/:code/add/user': code((w) => [w.codes.store1], () => ({ users: [{ email: 'intruder@example.com' }] })),
+  'POST /store/:code/remove/user': code((w) => [w.codes.store1], (w) => ({ users: [{ email: w.p1.email }] })),
+  'PUT /promotion/:code/status': code((w) => [w.codes.promotion], () => ({ enabled: false })),
+  'GET /promotion/:code': code((w) => [w.codes.promotion]),
+  'GET /support/ticket/:id': id(ticketIds),
+  'PUT /support/ticket/:id': id(ticketIds, () => ({ status: 'SOLVED', message: 'Solved by B' })),
+  'POST /webhook/deliveries/:id/redeliver': id((w) => [w.deliveryId]),
+  'GET /order/:id': id(orderIds),
+  ...Object.fromEntries(
+    Object.entries(ORDER_BODIES).flatMap(([op, body]) => ['PUT', 'POST'].map((method) => [`${method} /order/:id/${op}`, id(orderIds, () => body)])),
+  ),
+};
+
+/** Supplier routes that address A's entities in their body rather than their path. */
+interface Addressed {
+  body: unknown;
+  id: Id;
+}
+const BODY_ADDRESSED: { method: 'POST' | 'PUT'; url: string; bodies: (w: World) => { foreign: Addressed; missing: Addressed }[] }[] = [
+  ...(['POST /support/ticket/additional-info', 'PUT /support/ticket/close'] as const).map((route) => {
+    const [method, url] = route.split(' ') as ['POST' | 'PUT', string];
+    return {
+      method,
+      url,
+      bodies: (w: World) => [
+        ...ticketIds(w).map((ticketId) => ({
+          foreign: { body: { ticketId, message: 'B' }, id: ticketId },
+          missing: { body: { ticketId: MISSING.id, message: 'B' }, id: MISSING.id },
+        })),
+        {
+          foreign: { body: { externalTicketId: w.externalTicketId }, id: w.externalTicketId },
+          missing: { body: { externalTicketId: MISSING.code }, id: MISSING.code },
+        },
+      ],
+    };
+  }),
+];
+
+let t: TestApp;
+let w: World;
+let tables: string[];
+let requests = 0;
+
+const routeKey = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+const entityRoutes = () => t.app.guardedRoutes.filter((r) => r.auth === 'supplier' && r.url.includes(':'));
+const fill = (url: string, value: Id) => url.replace(/:\w+/, encodeURIComponent(String(value)));
+
+function send(s: TestSupplier, method: string, url: string, body: unknown) {
+  requests++;
+  return as(t, s, method as InjectOptions['method'], url, method === 'GET' ? undefined : (body ?? {}));
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await buildWorld(t);
+  tables = await publicTables(t.deps.db);
+});
+afterAll(async () => {
+  console.log(`tenancy matrix: ${entityRoutes().length} supplier routes with a path parameter, ${requests} requests`);
+  await t.close();
+});
+
+describe('the tenancy matrix', () => {
+  it('has a rule for every supplier route with a path parameter, and no rule for a route that is gone', () => {
+    const keys = entityRoutes().map(routeKey);
+    expect(keys.length).toBeGreaterThanOrEqual(30);
+    expect(keys.filter((k) => !(k in RULES)), 'supplier routes with a path parameter and no tenancy rule').toEqual([]);
+    expect(Object.keys(RULES).filter((k) => !keys.includes(k)), 'rules for routes the app no longer has').toEqual([]);
+    for (const route of entityRoutes()) expect(route.url.match(/:\w+/g), `${routeKey(route)}: one path parameter`).toHaveLength(1);
+  });
+
+  it("answers another supplier's entity exactly as a missing one, on every route, and writes nothing", async () => {
+    const before = await fingerprint(t.deps.db, tables);
+    for (const route of entityRoutes()) {
+      const rule = RULES[routeKey(route)]!;
+      if ('notAnEntity' in rule) continue;
+      const body = rule.body?.(w);
+      const missing = await send(w.b, route.method, fill(route.url, rule.missing), body);
+      expect(missing.statusCode, `${routeKey(route)} with a missing identifier: ${missing.body}`).toBe(404);
+      for (const value of rule.ids(w)) {
+        const foreign = await send(w.b, route.method, fill(route.url, value), body);
+        expect(comparable(foreign, value), `${routeKey(route)} with A's ${value}`).toEqual(comparable(missing, rule.missing));
+      }
+    }
+    for (const route of BODY_ADDRESSED) {
+      for (const { foreign, missing } of route.bodies(w)) {
+        const gone = await send(w.b, route.method, route.url, missing.body);
+        expect(gone.statusCode, `${route.method} ${route.url} ${JSON.stringify(missing.body)}: ${gone.body}`).toBe(404);
+        const theirs = await send(w.b, route.method, route.url, foreign.body);
+        expect(comparable(theirs, foreign.id), `${route.method} ${route.url} ${JSON.stringify(foreign.body)}`).toEqual(comparable(gone, missing.id));
+      }
+    }
+    expect(await fingerprint(t.deps.db, tables), 'the database after B tried every route on A').toEqual(before);
+  });
+
+  it("shows none of A's entities in B's lists", async () => {
+    const lists = t.app.guardedRoutes.filter((r) => r.auth === 'supplier' && r.method === 'GET' && !r.url.includes(':'));
+    expect(lists.length).toBeGreaterThan(4);
+    for (const route of lists) {
+      const res = await send(w.b, 'GET', route.url, undefined);
+      expect(res.statusCode, `${routeKey(route)}: ${res.body}`).toBe(200);
+      expect(res.body.toLowerCase(), routeKey(route)).not.toContain('alpha');
+      const body = res.json();
+      if (!Array.isArray(body)) expect(body.total, routeKey(route)).toBe(0);
+    }
+  });
+
+  it("refuses A's orders and stores in B's batches exactly as missing ones", async () => {
+    const ordersBefore = await fingerprint(t.deps.db, ['orders']);
+    const ids = [...orderIds(w), MISSING.id];
+    const submitted = await send(w.b, 'POST', '/batch/order', {
+      confirm: ids.map((id) => ({ id })),
+      deliver: ids.map((id) => ({ id, complete: true })),
+      return: ids.map((id) => ({ id, complete: true })),
+      cancel: ids.map((id) => ({ id, cancelCode: 'OUT_OF_STOCK' })),
+    });
+    expect(submitted.statusCode, submitted.body).toBe(202);
+    const imported = await send(w.b, 'POST', '/order/bulk-import', {
+      orders: [w.codes.store1, MISSING.code].map((storeInternalCode) => ({
+        storeInternalCode,
+        createdAt: '2025-12-01',
+        status: 'DELIVERED',
+        products: [{ internalCode: w.codes.product, units: 1, quantity: 1, unitPrice: 1 }],
+      })),
+    });
+    expect(imported.statusCode, imported.body).toBe(202);
+    const batchIds: string[] = [...submitted.json().batchId, ...imported.json().batchId];
+    await t.waitForBatches(w.b, batchIds);
+    const items = (await Promise.all(batchIds.map(async (b) => (await send(w.b, 'GET', `/batch/${b}/detail`, undefined)).json().detail))).flat();
+    expect(items).toHaveLength(ids.length * 4 + 2);
+    // Within each action, A's identifier fails exactly as nobody's does.
+    const actions = new Map<string, string[]>();
+    for (const item of items as { action: string; batchItem: string; status: string; errorCode: string; message: string }[]) {
+      const sent = JSON.parse(item.batchItem);
+      const { body } = comparable({ statusCode: 0, headers: {}, body: JSON.stringify({ status: item.status, errorCode: item.errorCode, message: item.message }) }, sent.id ?? sent.storeInternalCode);
+      actions.set(item.action, [...(actions.get(item.action) ?? []), JSON.stringify(body)]);
+    }
+    expect([...actions.keys()].sort()).toEqual(['cancel', 'confirm', 'deliver', 'orders', 'return']);
+    for (const [action, answers] of actions) expect(new Set(answers), `${action}: ${answers.join(' ')}`).toEqual(new Set([answers.at(-1)]));
+    expect(JSON.parse(actions.get('confirm')!.at(-1)!)).toMatchObject({ status: 'failed', errorCode: 'NOT_FOUND' });
+    expect(await fingerprint(t.deps.db, ['orders']), "A's orders after B's batches").toEqual(ordersBefore);
+  });
+
+  it("keeps Idempotency-Keys per supplier: B's key is B's own, whatever A sent under it", async () => {
+    const key = { 'idempotency-key': 'shared-key-1' };
+    const first = await as(t, w.a, 'PUT', '/category', { internalCode: 'ALPHA-IDEM', name: 'ALPHA' }, key);
+    expect(first.statusCode, first.body).toBe(200);
+    const other = await as(t, w.b, 'PUT', '/category', { internalCode: 'B-IDEM', name: 'B' }, key);
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.json()).toMatchObject({ internalCode: 'B-IDEM' });
+    const same = await as(t, w.b, 'PUT', '/category', { internalCode: 'ALPHA-IDEM', name: 'ALPHA' }, key);
+    expect(same.json(), same.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  // Last: it moves A's orders and tickets along.
+  it("lets A itself reach every entity of the matrix (so B's 404s were tenancy, not a bad request)", async () => {
+    for (const route of entityRoutes()) {
+      const rule = RULES[routeKey(route)]!;
+      if ('notAnEntity' in rule) continue;
+      for (const value of rule.ids(w)) {
+        const res = await send(w.a, route.method, fill(route.url, value), rule.body?.(w));
+        // 409: A's entity is in a state that forbids the move, which only its owner may learn.
+        expect([200, 409], `${routeKey(route)} with ${value}: ${res.body}`).toContain(res.statusCode);
+      }
+    }
+  });
+});
