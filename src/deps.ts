@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import type { DB } from './db/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { getOrCreateSecret } from './modules/auth/credentials.repository.ts';
+import { LiveCredentials } from './modules/auth/live-credentials.ts';
 import { createTokenIssuer, generateJwtSecret, type TokenIssuer } from './modules/auth/tokens.ts';
 import { logNotifier, type Notifier } from './lib/notifier.ts';
 import { createStoreTokenIssuer, type StoreTokenIssuer } from './modules/store-users/store-tokens.ts';
@@ -23,6 +24,8 @@ export interface Deps {
   readonly db: Kysely<DB>;
   readonly database: Database;
   readonly tokens: TokenIssuer;
+  /** Credential pairs proven live a moment ago; forgotten on every revocation, in every process. */
+  readonly liveCredentials: LiveCredentials;
   readonly storeTokens: StoreTokenIssuer;
   readonly notifier: Notifier;
   /** Outgoing webhook calls (undici, with the address policy): the dispatcher's and the test ping's. */
@@ -49,11 +52,15 @@ export async function createDeps(config: Config, database: Database, options: De
   const secret = config.jwtSecret ?? (await getOrCreateSecret(database.db, 'jwt', generateJwtSecret));
   const listeners: (() => void)[] = [];
   const webhookSender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivateAddresses: config.allowPrivateAddresses });
+  // Trusted pairs expire by the real clock: a test's fake clock must not keep one alive.
+  const liveCredentials = new LiveCredentials(() => Date.now());
+  await liveCredentials.start(database);
   return {
     config,
     db: database.db,
     database,
     tokens: createTokenIssuer(secret, config.tokenTtlSeconds, () => clock.now()),
+    liveCredentials,
     storeTokens: createStoreTokenIssuer(secret, config.storeTokenTtlSeconds, () => clock.now()),
     notifier: options.notifier ?? logNotifier((message) => console.log(message)),
     webhookSender,
@@ -62,6 +69,7 @@ export async function createDeps(config: Config, database: Database, options: De
     workAccepted: () => listeners.forEach((l) => l()),
     onWorkAccepted: (listener) => listeners.push(listener),
     close: async () => {
+      await liveCredentials.close();
       await webhookSender.close();
       await database.close();
     },

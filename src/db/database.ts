@@ -14,7 +14,19 @@ export type DatabaseKind = 'postgres' | 'pglite';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly kind: DatabaseKind;
+  /**
+   * Hears `NOTIFY` on a channel from every process of the deployment. `up` is called once
+   * listening starts (again after a lost connection comes back), `down` when it stops:
+   * between the two, notifications may be missed. Returns the way to stop listening.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  notified(payload: string): void;
+  up(): void;
+  down(): void;
 }
 
 const INT8 = 20;
@@ -39,7 +51,66 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
   // An idle client losing its server (restart) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const listeners = new Set<() => Promise<void>>();
+  return {
+    db,
+    kind: 'postgres',
+    async listen(channel, handlers) {
+      const stop = listenOnPostgres(connectionString, channel, handlers);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((stop) => stop()));
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * A connection of its own that LISTENs, and comes back after it is lost (a server
+ * restart): every second until it succeeds. Notifications sent while it was away are
+ * lost, which is why `down` and `up` are reported.
+ */
+function listenOnPostgres(connectionString: string, channel: string, handlers: ListenHandlers): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString, keepAlive: true });
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      handlers.down();
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(connect, 1000);
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.notified(message.payload ?? '');
+    });
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      if (client === next && !stopped) handlers.up();
+    } catch {
+      lost();
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
+  };
 }
 
 export const pgliteParsers = { [pgliteTypes.DATE]: (value: string) => value };
@@ -51,6 +122,12 @@ export function wrapPGlite(client: PGlite, release: () => void = () => {}): Data
   return {
     db,
     kind: 'pglite',
+    // One process holds the database, so every NOTIFY comes from this very instance.
+    async listen(channel, handlers) {
+      const unlisten = await client.listen(channel, (payload) => handlers.notified(payload));
+      handlers.up();
+      return unlisten;
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -70,7 +70,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
         const limit = limiter.take(apiKey);
         if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'this API key');
       }
-      request.supplier = await authenticateSupplier(deps.db, deps.tokens, apiKey, request.headers.authorization);
+      request.supplier = await authenticateSupplier(deps.db, deps.tokens, deps.liveCredentials, apiKey, request.headers.authorization);
       requireScope(request.supplier, scope!);
     } else if (auth === 'store') {
       const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/lib/secrets.ts';
 import { SUPPLIER_SCOPES } from '../../src/modules/auth/scopes.ts';
@@ -16,6 +17,15 @@ beforeAll(async () => {
   b = await t.supplier();
 });
 afterAll(() => t.close());
+
+/** Polls (the NOTIFY reaches a PostgreSQL listener a few milliseconds after its commit). */
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 const login = (apiKey: string | undefined, clientId: string, clientSecret: string) =>
   t.request({ method: 'POST', url: '/login', headers: apiKey ? { 'x-api-key': apiKey } : {}, payload: { clientId, clientSecret } });
@@ -107,6 +117,20 @@ describe('supplier authentication', () => {
     expect((await as(t, c, 'GET', '/pricelist/X')).statusCode).toBe(401);
     expect((await login(c.apiKey, c.clientId, c.clientSecret)).statusCode).toBe(401);
     expect((await t.admin('DELETE', '/admin/credentials/cli_nobody')).statusCode).toBe(404);
+  });
+
+  it('trusts a pair it has just proven, until any process announces a revocation', async () => {
+    const c = await t.supplier();
+    await waitUntil(async () => t.deps.liveCredentials.isListening); // a PostgreSQL listener connects in the background
+    expect((await as(t, c, 'GET', '/pricelist/X')).statusCode).toBe(404);
+    // Another process revokes: its row changes here, and its NOTIFY comes separately.
+    await t.deps.db.updateTable('api_clients').set({ revoked_at: new Date() }).where('client_id', '=', c.clientId).execute();
+    const trusted = await as(t, c, 'GET', '/pricelist/X');
+    expect(trusted.statusCode).toBe(404); // proven a moment ago, no revocation heard yet
+    await sql`select pg_notify('credentials_revoked', '')`.execute(t.deps.db);
+    await waitUntil(async () => (await as(t, c, 'GET', '/pricelist/X')).statusCode === 401);
+    expect((await as(t, c, 'GET', '/pricelist/X')).statusCode).toBe(401);
+    expect((await as(t, a, 'GET', '/pricelist/X')).statusCode).toBe(404); // others are asked again and still live
   });
 
   it('stores secrets and API keys only as hashes', async () => {

@@ -54,7 +54,7 @@ export const adminRoutes =
     app.delete('/admin/credentials/:clientId', {
       config,
       schema: { tags, summary: 'Revoke a client: its tokens stop working at once', params: ClientIdParams, response: { 200: Revoked, ...problems(401, 404) } },
-      handler: (request) => suppliers.revokeCredentials(db, request.params.clientId),
+      handler: (request) => suppliers.revokeCredentials(db, request.params.clientId, deps.liveCredentials),
     });
 
     app.put('/admin/suppliers/:supplierId/webhook', {

@@ -3,6 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { safeEqual, sha256 } from '../../lib/secrets.ts';
 import { findLoginPair, isLiveCredentialPair } from './credentials.repository.ts';
+import type { LiveCredentials } from './live-credentials.ts';
 import type { TokenIssuer } from './tokens.ts';
 
 export interface SupplierPrincipal {
@@ -38,6 +39,7 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 export async function authenticateSupplier(
   db: Kysely<DB>,
   tokens: TokenIssuer,
+  live: LiveCredentials,
   apiKey: string | undefined,
   authorization: string | undefined,
 ): Promise<SupplierPrincipal> {
@@ -45,9 +47,14 @@ export async function authenticateSupplier(
   if (!apiKey || !token) throw unauthenticated('both x-api-key and Authorization are required');
   const claims = await tokens.verify(token);
   if (!claims) throw unauthenticated('the access token is invalid or expired');
-  if (!(await isLiveCredentialPair(db, sha256(apiKey), claims.clientId, claims.supplierId))) {
+  const keyHash = sha256(apiKey);
+  const pair = `${keyHash} ${claims.clientId} ${claims.supplierId}`;
+  if (live.knows(pair)) return claims;
+  const checkpoint = live.checkpoint();
+  if (!(await isLiveCredentialPair(db, keyHash, claims.clientId, claims.supplierId))) {
     throw unauthenticated('the API key and token do not belong to one live credential of a supplier');
   }
+  live.remember(pair, checkpoint);
   return claims;
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { CREDENTIALS_REVOKED } from './live-credentials.ts';
 import type { DB } from '../../db/types.ts';
 
 export interface ClientRow {
@@ -46,14 +47,23 @@ export async function isLiveCredentialPair(db: Kysely<DB>, keyHash: string, clie
   return row !== undefined;
 }
 
+/**
+ * Revokes a client and, in the same transaction, tells every process to forget the
+ * credential pairs it trusted (live-credentials.ts): the NOTIFY is delivered when the
+ * revocation commits, never before and never without it.
+ */
 export async function revokeClient(db: Kysely<DB>, clientId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('api_clients')
-    .set({ revoked_at: sql`now()` })
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('api_clients')
+      .set({ revoked_at: sql`now()` })
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    const revoked = Number(result.numUpdatedRows) > 0;
+    if (revoked) await sql`select pg_notify(${CREDENTIALS_REVOKED}, '')`.execute(trx);
+    return revoked;
+  });
 }
 
 export async function clientExists(db: Kysely<DB>, clientId: string): Promise<boolean> {

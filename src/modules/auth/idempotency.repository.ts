@@ -22,14 +22,27 @@ export async function findKey(db: Kysely<DB>, owner: string, key: string) {
     .executeTakeFirst();
 }
 
-/** Takes over a key whose record expired or whose request was abandoned; false if someone else did first. */
-export async function retakeKey(db: Kysely<DB>, owner: string, key: string, requestHash: string, seenCreatedAt: Date) {
+/**
+ * Takes over a key whose record expired or whose request was abandoned; false if it is
+ * neither (any more): someone else took it first, and their take-over renewed created_at.
+ * The conditions are checked by the update itself (under the row lock), not by comparing
+ * a created_at read earlier: a JS Date keeps milliseconds, the column microseconds, so
+ * such an equality never held and an abandoned key stayed "in progress" for good.
+ */
+export async function retakeKey(
+  db: Kysely<DB>,
+  owner: string,
+  key: string,
+  requestHash: string,
+  after: { expiredSeconds: number; abandonedSeconds: number },
+) {
   const result = await db
     .updateTable('idempotency_keys')
     .set({ request_hash: requestHash, state: 'in_progress', response_status: null, response_body: null, created_at: sql`now()` })
     .where('owner', '=', owner)
     .where('key', '=', key)
-    .where('created_at', '=', seenCreatedAt)
+    .where(sql<boolean>`(created_at < now() - make_interval(secs => ${after.expiredSeconds})
+      or (state = 'in_progress' and created_at < now() - make_interval(secs => ${after.abandonedSeconds})))`)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -7,6 +7,7 @@ import type { DB } from '../../db/types.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { clientExists, insertClient, revokeClient } from '../auth/credentials.repository.ts';
+import type { LiveCredentials } from '../auth/live-credentials.ts';
 import { SUPPLIER_SCOPES, isSupplierScope } from '../auth/scopes.ts';
 import * as repo from './suppliers.repository.ts';
 
@@ -64,8 +65,11 @@ export async function issueCredentials(db: Kysely<DB>, supplierId: number, scope
   return issued;
 }
 
-export async function revokeCredentials(db: Kysely<DB>, clientId: string) {
-  if (!(await revokeClient(db, clientId)) && !(await clientExists(db, clientId))) {
+/** `live`: this process's trusted pairs, forgotten at once (other processes hear the revocation's NOTIFY). */
+export async function revokeCredentials(db: Kysely<DB>, clientId: string, live?: LiveCredentials) {
+  const revoked = await revokeClient(db, clientId);
+  live?.forget();
+  if (!revoked && !(await clientExists(db, clientId))) {
     throw fieldError('NOT_FOUND', '/params/clientId', `client ${clientId} does not exist`);
   }
   return { clientId, revoked: true };
