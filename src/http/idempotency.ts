@@ -4,6 +4,7 @@
 // and a request still running under the key gets 409 IDEMPOTENCY_KEY_IN_USE.
 // A 5xx is not kept: the work may not have happened, so a retry must be allowed to do it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../db/errors.ts';
 import { AppError, fieldError } from '../lib/errors.ts';
 import { sha256 } from '../lib/secrets.ts';
 import { claimKey, completeKey, findKey, releaseKey, retakeKey } from '../modules/auth/idempotency.repository.ts';
@@ -49,7 +50,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     const expired = existing && existing.age_seconds > IDEMPOTENCY_TTL_SECONDS;
     const abandoned = existing?.state === 'in_progress' && existing.age_seconds > ABANDONED_AFTER_SECONDS;
     if (!existing || expired || abandoned) {
-      if (existing && (await retakeKey(db, owner, key, hash, existing.created_at))) {
+      if (existing && (await retakeKey(db, owner, key, hash, { expiredSeconds: IDEMPOTENCY_TTL_SECONDS, abandonedSeconds: ABANDONED_AFTER_SECONDS }))) {
         request.idempotency = { owner, key };
         return;
       }
@@ -77,8 +78,16 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     const slot = request.idempotency;
     if (!slot) return payload;
     request.idempotency = undefined;
-    if (reply.statusCode >= 500 || typeof payload !== 'string') await releaseKey(db, slot.owner, slot.key);
-    else await completeKey(db, slot.owner, slot.key, reply.statusCode, payload);
+    try {
+      if (reply.statusCode >= 500 || typeof payload !== 'string') await releaseKey(db, slot.owner, slot.key);
+      else await completeKey(db, slot.owner, slot.key, reply.statusCode, payload);
+    } catch (error) {
+      // The database went away after the work (a restart): the answer is still the truth.
+      // Replacing a success with a 503 would invite the retry that does the work twice.
+      // The key stays in progress: a retry gets 409 IDEMPOTENCY_KEY_IN_USE until the key
+      // counts as abandoned (docs/faults.md).
+      (isConnectionError(error) ? request.log.warn : request.log.error).call(request.log, { err: error }, 'the idempotency key could not be recorded');
+    }
     return payload;
   });
 }
