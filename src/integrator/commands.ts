@@ -1,0 +1,80 @@
+// The CLI's small commands: `status`, `wait` and `kinds`.
+import type { SurtidoClient } from '../client/index.ts';
+import { alternatives, itemSchema, typesOf, type JsonSchema } from './item-schemas.ts';
+import { IMPORT_KINDS, nodesOf, type NodeRule } from './kinds.ts';
+import type { ProgressDisplay } from './progress.ts';
+import { UsageError } from './settings.ts';
+
+export interface Io {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function batchIds(positionals: string[]): string[] {
+  const bad = positionals.filter((id) => !UUID.test(id));
+  if (positionals.length === 0 || bad.length > 0) throw new UsageError(`give one or more batch ids (UUIDs)${bad.length ? `; not one: ${bad.join(', ')}` : ''}`);
+  return positionals;
+}
+
+export async function status(client: SurtidoClient, ids: string[], json: boolean, io: Io): Promise<number> {
+  const statuses = await Promise.all(ids.map((id) => client.batchStatus(id)));
+  if (json) io.stdout.write(JSON.stringify(statuses, null, 2) + '\n');
+  else for (const s of statuses) io.stdout.write(`${s.batchId}  ${s.endpoint}  ${s.status}  total ${s.total}  processed ${s.processed}  completed ${s.completed}  failed ${s.failed}\n`);
+  return statuses.some((s) => s.failed > 0) ? 2 : 0;
+}
+
+export async function wait(client: SurtidoClient, ids: string[], options: { json: boolean; pollMs: number; progress: ProgressDisplay }, io: Io): Promise<number> {
+  const outcome = await client.waitForBatch(
+    ids,
+    (p) => {
+      const state = { rowsRead: p.total, readingDone: true, sent: p.total, processed: p.processed, failed: p.failed };
+      if (p.done) options.progress.finish(state);
+      else options.progress.update(state);
+    },
+    { pollMs: options.pollMs },
+  );
+  if (options.json) {
+    io.stdout.write(JSON.stringify(outcome, null, 2) + '\n');
+  } else {
+    for (const f of outcome.failed) io.stdout.write(`${f.batchId}  ${f.code}  ${f.errorCode}: ${f.message}\n`);
+    io.stdout.write(`${outcome.total} items in ${outcome.batches.length} batch(es): ${outcome.completed} completed, ${outcome.failed.length} failed\n`);
+  }
+  return outcome.failed.length > 0 ? 2 : 0;
+}
+
+/** Every import kind with its columns, read from the API schema. */
+export function kinds(io: Io): number {
+  for (const kind of IMPORT_KINDS) {
+    io.stdout.write(`${kind.name}  POST ${kind.endpoint}  ${kind.summary}\n`);
+    for (const [label, rule] of [['', kind.write], ['--remove ', kind.remove]] as [string, NodeRule | undefined][]) {
+      if (!rule) continue;
+      for (const node of nodesOf(rule)) {
+        const type = 'byType' in rule ? `${rule.typeField}=${Object.entries(rule.byType).find(([, n]) => n === node)![0]} ` : '';
+        io.stdout.write(`  ${label}${type}(${node.join('.')}): ${columns(itemSchema(kind.endpoint, node)).join(', ')}\n`);
+      }
+    }
+  }
+  io.stdout.write('\n* required (inside its object, for dotted ones). [JSON] takes a JSON cell; [list] a JSON list or A|B|C. Dotted columns fill objects. See src/integrator/README.md.\n');
+  return 0;
+}
+
+function columns(schema: JsonSchema, prefix = ''): string[] {
+  const object = alternatives(schema).find((s) => s.properties);
+  if (!object) return [`${prefix || 'internalCode'}`];
+  return Object.entries(object.properties!).flatMap(([name, field]) => {
+    const path = prefix + name;
+    const required = object.required?.includes(name) ? '*' : '';
+    const types = typesOf(field);
+    const nested = alternatives(field).find((s) => s.properties);
+    if (types.has('object') && nested && !types.has('array')) return columns(field, `${path}.`);
+    if (types.has('array') || types.has('object')) {
+      const list = alternatives(field).find((s) => s.items);
+      const scalarList = list?.items && !typesOf(list.items).has('object');
+      const label = `${path}${required} [${scalarList ? 'list' : 'JSON'}]`;
+      return nested ? [`${label} or ${columns(field, `${path}.`).join(' ')}`] : [label];
+    }
+    return [`${path}${required}`];
+  });
+}

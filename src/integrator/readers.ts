@@ -1,0 +1,67 @@
+// Reads an import file as a stream of rows, never whole: CSV through csv-parse, JSON Lines
+// through node:readline. Memory follows the batches in flight, not the file's size.
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { parse } from 'csv-parse';
+import { CsvMapper } from './csv-mapping.ts';
+import { UsageError } from './settings.ts';
+import type { ImportKind, NodeRule } from './kinds.ts';
+import { jsonLineRow, type SourceRow } from './rows.ts';
+
+export type Format = 'csv' | 'jsonl';
+
+export function formatOf(file: string, given: string | undefined): Format {
+  if (given === 'csv' || given === 'jsonl') return given;
+  if (given !== undefined) throw new UsageError(`--format must be csv or jsonl, got ${given}`);
+  if (/\.csv$/i.test(file)) return 'csv';
+  if (/\.(jsonl|ndjson)$/i.test(file)) return 'jsonl';
+  throw new UsageError(`cannot tell the format of ${file} from its name: pass --format csv or --format jsonl`);
+}
+
+export interface Source {
+  /** The CSV header, as read (the failed-rows file repeats it). */
+  header: string[] | undefined;
+  rows: AsyncIterable<SourceRow>;
+}
+
+export async function openSource(file: string, format: Format, kind: ImportKind, rule: NodeRule, delimiter = ','): Promise<Source> {
+  await fs.promises.access(file, fs.constants.R_OK).catch(() => {
+    throw new UsageError(`cannot read ${file}`);
+  });
+  return format === 'csv' ? openCsv(file, kind, rule, delimiter) : { header: undefined, rows: jsonLines(file, kind, rule) };
+}
+
+async function openCsv(file: string, kind: ImportKind, rule: NodeRule, delimiter: string): Promise<Source> {
+  const parser = fs.createReadStream(file).pipe(
+    parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_empty_values: true, info: true }),
+  );
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
+  const first = await records.next();
+  if (first.done) throw new UsageError(`${file} is empty: a CSV file starts with a header row`);
+  const header = first.value.record.map((name) => name.trim());
+  const mapper = new CsvMapper(kind, rule, header);
+  async function* rows(): AsyncGenerator<SourceRow> {
+    try {
+      for (let next = await records.next(); !next.done; next = await records.next()) yield mapper.row(next.value.info.lines, next.value.record);
+    } finally {
+      parser.destroy();
+    }
+  }
+  return { header, rows: rows() };
+}
+
+async function* jsonLines(file: string, kind: ImportKind, rule: NodeRule): AsyncGenerator<SourceRow> {
+  const input = fs.createReadStream(file, 'utf8');
+  const lines = readline.createInterface({ input, crlfDelay: Infinity });
+  let line = 0;
+  try {
+    for await (const text of lines) {
+      line++;
+      if (text.trim() === '') continue;
+      yield jsonLineRow(kind, rule, line, line === 1 ? text.replace(/^\uFEFF/, '') : text);
+    }
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}

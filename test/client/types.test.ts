@@ -1,0 +1,19 @@
+// The SDK's types are generated from the committed openapi.json; this fails when either
+// moved without the other (run `npm run client:types`).
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateClientTypes, GENERATED_TYPES } from '../../src/client/generate-types.ts';
+
+describe('generated client types', () => {
+  it('src/client/openapi.generated.ts is what openapi.json generates (run `npm run client:types` to refresh)', async () => {
+    expect(fs.readFileSync(GENERATED_TYPES, 'utf8')).toBe(await generateClientTypes());
+  });
+
+  it('holds the supplier API only', () => {
+    const types = fs.readFileSync(GENERATED_TYPES, 'utf8');
+    expect(types).toContain('"/batch/pricelist": {');
+    expect(types).toContain('"/login": {');
+    expect(types).not.toContain('"/admin/suppliers": {');
+    expect(types).not.toContain('"/app/me": {');
+  });
+});
