@@ -6,6 +6,16 @@ import type { FastifyInstance } from 'fastify';
 import { ProblemSchema } from './common.schemas.ts';
 import { webhooksDocument } from '../modules/webhooks/webhooks.openapi.ts';
 
+/**
+ * A query parameter with a default may be left out (the validator fills it in), so the
+ * document must not call it required; the route keeps it required for its handler's type.
+ */
+function withOptionalDefaults(querystring: unknown) {
+  const q = querystring as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
+  if (!q?.properties || !q.required) return querystring;
+  return { ...q, required: q.required.filter((name) => q.properties![name]?.default === undefined) };
+}
+
 export async function registerOpenApi(app: FastifyInstance) {
   app.addSchema(ProblemSchema);
   await app.register(swagger, {
@@ -35,7 +45,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       const scope = (route.config as { scope?: string } | undefined)?.scope;
       const security = auth === 'supplier' ? [{ apiKey: [], bearer: [] }] : auth === 'admin' ? [{ admin: [] }] : [];
       const description = scope ? `Scope: \`${scope}\`.` : undefined;
-      return { schema: { ...schema, security, ...(description ? { description } : {}) } as never, url: route.url };
+      return { schema: { ...schema, querystring: withOptionalDefaults(schema.querystring), security, ...(description ? { description } : {}) } as never, url: route.url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
