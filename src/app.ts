@@ -8,7 +8,7 @@ import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { markIfStorable, validatorCompiler } from './http/validation.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { batchRoutes } from './modules/batch/batch.routes.ts';
@@ -49,6 +49,17 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only (conventions.md): anything else is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parsing (prototype poisoning refused), plus a look at the raw text
+  // that spares the validator a walk through every string of a clean body (validation.ts).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+      if (error) return done(error, undefined);
+      markIfStorable(body as string, value);
+      done(null, value);
+    });
+  });
 
   let draining = false;
   app.addHook('onClose', async () => {
