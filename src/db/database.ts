@@ -43,7 +43,14 @@ const pgTypes = {
 };
 
 export function postgresPool(connectionString: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString, max, types: pgTypes as pg.CustomTypesConfig });
+  const pool = new pg.Pool({ connectionString, max, types: pgTypes as pg.CustomTypesConfig });
+  // A client that loses its server while checked out (a restart under load) fails its
+  // query, which is what the caller sees and handles, and also emits 'error'; the pool
+  // listens only while a client is idle, so without this listener that event would crash
+  // the process (node-postgres#1324). The broken client is not reused: the pool drops it
+  // on release. Pinned by test/hardening/faults.test.ts (npm run fault:postgres).
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
 
 export function openPostgres(connectionString: string, poolSize = 10): Database {
