@@ -48,10 +48,12 @@ const upsertProducts: BatchAction<Entry> = {
   code: entryCode,
   key: entryKey,
   async apply(trx, supplierId, items) {
-    const resolved = await resolveEntries(trx, supplierId, items);
-    const rows = resolved.filter((r) => r.outcome === completed).map((r) => ({ l: r.l, p: r.p, u: r.item.units!, price: r.item.price! }));
-    await repo.upsertEntries(trx, supplierId, lastPerKey(rows, (r) => `${r.l}/${r.p}/${r.u}`));
-    return resolved.map((r) => r.outcome);
+    // Codes name one row each, so the last item per codes is the last per row.
+    const rows = items.map((i) => ({ list: i.priceListInternalCode, product: i.productInternalCode, units: i.units!, price: i.price! }));
+    const { unknownLists, unknownProducts } = await repo.upsertEntriesByCode(trx, supplierId, lastPerKey(rows, (r) => keyOf(r.list, r.product, r.units)));
+    return items.map((i) =>
+      unknownLists.has(i.priceListInternalCode) ? unknownList(i.priceListInternalCode) : unknownProducts.has(i.productInternalCode) ? unknownProduct(i.productInternalCode) : completed,
+    );
   },
 };
 

@@ -68,18 +68,44 @@ export async function priceListIds(db: Kysely<DB> | Transaction<DB>, supplierId:
   return new Map(rows.map((r) => [r.internal_code, r.id]));
 }
 
-export async function upsertEntries(trx: Transaction<DB>, supplierId: number, rows: { l: number; p: number; u: number; price: number }[]) {
-  if (rows.length === 0) return;
+/**
+ * Writes price entries named by their codes, resolving the price list and product codes
+ * in the same statement (the hot path of a price load: one round trip per chunk instead
+ * of three). Answers the codes that named nothing; their entries are not written. Codes
+ * must be unique per (list, product, units) within one call: ON CONFLICT cannot touch a
+ * row twice in one statement.
+ */
+export async function upsertEntriesByCode(
+  trx: Transaction<DB>,
+  supplierId: number,
+  rows: { list: string; product: string; units: number; price: number }[],
+): Promise<{ unknownLists: Set<string>; unknownProducts: Set<string> }> {
+  const unknownLists = new Set<string>();
+  const unknownProducts = new Set<string>();
+  if (rows.length === 0) return { unknownLists, unknownProducts };
   // One typed array per column (cheaper for the server to read than JSON rows). A price
   // travels as the shortest decimal text of its JSON number ("10.5") and is read straight
   // into numeric: the decimal the client sent is the decimal stored.
-  await sql`
-    insert into price_entries (supplier_id, price_list_id, product_id, units, price)
-    select ${supplierId}, r.l, r.p, r.u, r.price
-    from unnest(${rows.map((r) => r.l)}::bigint[], ${rows.map((r) => r.p)}::bigint[], ${rows.map((r) => r.u)}::int[],
-                ${rows.map((r) => String(r.price))}::numeric[]) as r(l, p, u, price)
-    on conflict (supplier_id, price_list_id, product_id, units)
-    do update set price = excluded.price, updated_at = now()`.execute(trx);
+  const missing = await sql<{ list: string; product: string; list_known: boolean }>`
+    with input as (
+      select r.list, r.product, r.units, r.price, l.id as list_id, p.id as product_id
+      from unnest(${rows.map((r) => r.list)}::text[], ${rows.map((r) => r.product)}::text[],
+                  ${rows.map((r) => r.units)}::int[], ${rows.map((r) => String(r.price))}::numeric[]) as r(list, product, units, price)
+      left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = r.list
+      left join products p on p.supplier_id = ${supplierId} and p.internal_code = r.product),
+    written as (
+      insert into price_entries (supplier_id, price_list_id, product_id, units, price)
+      select ${supplierId}, list_id, product_id, units, price from input
+      where list_id is not null and product_id is not null
+      on conflict (supplier_id, price_list_id, product_id, units)
+      do update set price = excluded.price, updated_at = now())
+    select list, product, list_id is not null as list_known from input
+    where list_id is null or product_id is null`.execute(trx);
+  for (const r of missing.rows) {
+    if (!r.list_known) unknownLists.add(r.list);
+    else unknownProducts.add(r.product);
+  }
+  return { unknownLists, unknownProducts };
 }
 
 /** u null: every package size of the product. */
