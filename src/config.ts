@@ -8,6 +8,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string | undefined;
+  /** PostgreSQL: run statements as named prepared statements (off behind PgBouncer's transaction mode before 1.21). */
+  readonly databasePreparedStatements: boolean;
   readonly dataDir: string;
   readonly adminToken: string;
   /** True when ADMIN_TOKEN was not set and one was generated for this run. */
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl,
+    databasePreparedStatements: bool(env, 'DATABASE_PREPARED_STATEMENTS', true),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     adminToken,
     adminTokenGenerated,

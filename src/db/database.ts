@@ -42,8 +42,50 @@ const pgTypes = {
   },
 };
 
-export function postgresPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types: pgTypes as pg.CustomTypesConfig });
+/**
+ * A connection that runs each statement the application sends (select, insert, update,
+ * delete, with) as a named prepared statement: PostgreSQL parses and plans its text once
+ * per connection instead of on every call, which is most of the server's work for the
+ * short indexed statements of an API request (measured in docs/benchmarks.md). Names
+ * come from one table per process, by statement text, for at most MAX_PREPARED texts (a
+ * statement whose text varies, an IN list, runs unnamed beyond that). A prepared
+ * statement whose tables changed shape under it (a migration by a newer process) is
+ * refused once with "cached plan must not change result type"; it is then prepared
+ * again under a new name and run once more.
+ */
+const MAX_PREPARED = 1000;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+const preparedNames = new Map<string, string>();
+let preparedSeq = 0;
+
+function preparedNameFor(text: string, renew = false): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined || renew) {
+    if (!renew && preparedNames.size >= MAX_PREPARED) return undefined;
+    name = `s${++preparedSeq}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+const isStalePlan = (error: unknown) => (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
+
+class PreparingClient extends pg.Client {
+  // Kysely calls query(text, values) and awaits it; every other form passes through.
+  override query(...args: any[]): any {
+    const [text, values, callback] = args;
+    const name = typeof text === 'string' && callback === undefined && typeof values !== 'function' && PREPARABLE.test(text) ? preparedNameFor(text) : undefined;
+    if (name === undefined) return (super.query as (...a: any[]) => any)(...args);
+    const run = (n: string) => (super.query as (...a: any[]) => Promise<unknown>)({ name: n, text, values });
+    return run(name).catch((error: unknown) => {
+      if (!isStalePlan(error)) throw error;
+      return run(preparedNameFor(text, true)!);
+    });
+  }
+}
+
+export function postgresPool(connectionString: string, max = 10, prepared = false): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types: pgTypes as pg.CustomTypesConfig, ...(prepared ? { Client: PreparingClient } : {}) });
   // A client that loses its server while checked out (a restart under load) fails its
   // query, which is what the caller sees and handles, and also emits 'error'; the pool
   // listens only while a client is idle, so without this listener that event would crash
@@ -53,8 +95,8 @@ export function postgresPool(connectionString: string, max = 10): pg.Pool {
   return pool;
 }
 
-export function openPostgres(connectionString: string, poolSize = 10): Database {
-  const pool = postgresPool(connectionString, poolSize);
+export function openPostgres(connectionString: string, options: { poolSize?: number; preparedStatements?: boolean } = {}): Database {
+  const pool = postgresPool(connectionString, options.poolSize ?? 10, options.preparedStatements ?? true);
   // An idle client losing its server (restart) must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
@@ -155,6 +197,6 @@ export async function openPGlite(dataDir: string): Promise<Database> {
   }
 }
 
-export async function openDatabase(config: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPGlite(config.dataDir);
+export async function openDatabase(config: { databaseUrl?: string | undefined; databasePreparedStatements?: boolean; dataDir: string }): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { preparedStatements: config.databasePreparedStatements }) : openPGlite(config.dataDir);
 }

@@ -6,13 +6,28 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/**
+ * The last answer per timezone, kept for its quarter of an hour (UTC): every timezone's
+ * offset is a whole number of quarter hours, so a local midnight always falls on a
+ * quarter-hour boundary and the local date cannot change inside one. Formatting a date
+ * in a timezone costs more than the rest of a promotion's GET.
+ */
+const lastDay = new Map<string, { quarter: number; day: string }>();
+const QUARTER_HOUR_MS = 15 * 60_000;
+
 /** Today in the platform's timezone (the TIMEZONE setting), as YYYY-MM-DD, by the app's clock. */
 export function todayIn(clock: Clock, timezone: string): string {
+  const now = clock.now();
+  const quarter = Math.floor(now.getTime() / QUARTER_HOUR_MS);
+  const last = lastDay.get(timezone);
+  if (last?.quarter === quarter) return last.day;
   let format = dayFormats.get(timezone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
     dayFormats.set(timezone, format);
   }
-  const part = Object.fromEntries(format.formatToParts(clock.now()).map((p) => [p.type, p.value]));
-  return `${part.year}-${part.month}-${part.day}`;
+  const part = Object.fromEntries(format.formatToParts(now).map((p) => [p.type, p.value]));
+  const day = `${part.year}-${part.month}-${part.day}`;
+  lastDay.set(timezone, { quarter, day });
+  return day;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir } from '../../src/db/data-dir-lock.ts';
 import { decimalPlaces } from '../../src/lib/numbers.ts';
 import { RateLimiter } from '../../src/lib/rate-limiter.ts';
+import { todayIn } from '../../src/lib/clock.ts';
 import { byCodePoint, keyRange } from '../../src/modules/batch/batch.service.ts';
 import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 
@@ -62,5 +63,26 @@ describe('batch key ranges', () => {
     expect(range).toEqual({ min: 'entry\u001fL\u001fP1', max: 'entry\u001fL\u001fP\u{1F600}' });
     const keyless = { endpoint: '/x', actions: [{ name: 'upsert', select: () => [], code: () => '', apply: async () => [] }] };
     expect(keyRange(keyless, [{ action: 'upsert', item: {} }])).toBeNull();
+  });
+});
+
+describe('todayIn', () => {
+  it('turns the day at local midnight exactly, whatever it answered a moment before', () => {
+    // Bogotá is UTC-5; Kathmandu UTC+5:45 (midnight there is 18:15 UTC).
+    const cases: [string, string, string, string][] = [
+      ['America/Bogota', '2026-11-22T04:59:59.999Z', '2026-11-21', '2026-11-22'],
+      ['Asia/Kathmandu', '2026-11-21T18:14:59.999Z', '2026-11-21', '2026-11-22'],
+    ];
+    for (const [zone, before, dayBefore, dayAfter] of cases) {
+      let now = new Date(new Date(before).getTime() - 60_000);
+      const clock = { now: () => now };
+      expect(todayIn(clock, zone)).toBe(dayBefore);
+      now = new Date(before);
+      expect(todayIn(clock, zone)).toBe(dayBefore);
+      now = new Date(new Date(before).getTime() + 1);
+      expect(todayIn(clock, zone)).toBe(dayAfter);
+      now = new Date(new Date(before).getTime() - 1000); // a clock moved back is answered too
+      expect(todayIn(clock, zone)).toBe(dayBefore);
+    }
   });
 });
