@@ -42,6 +42,8 @@ describe('ticket events', () => {
     expect(call!.json).toMatchObject({ status: 'PENDING', userMessage: 'Faltan las cajas de cola', platformInternalCode: 'S-1', orderId, externalTicketId: null, resolvedAt: null });
     expect(call!.json.messages).toEqual([{ from: 'STORE', message: 'Faltan las cajas de cola', at: ticket.createdAt }]);
 
+    // The receiver sees the call before the dispatcher records its answer.
+    await waitUntil('the delivery to be recorded', async () => (await deliveries(t, s))[0]?.status === 'delivered');
     const [delivery] = await deliveries(t, s);
     expect(delivery).toMatchObject({ webhookId: call!.headers['webhook-id'], eventType: 'ticket.created', path: '/webhooks/support/create-ticket', status: 'delivered', nextAttemptAt: null });
     expect(delivery.attempts).toHaveLength(1);
@@ -189,6 +191,7 @@ describe('redelivery', () => {
     const store = await storeWithPerson(t, s);
     await app(t, store, 'POST', `/app/stores/${store.storeId}/tickets`, { message: 'Hola' });
     const [first] = await receiver.waitForCalls(s.code, 1);
+    await waitUntil('the delivery to be recorded', async () => (await deliveries(t, s))[0]?.status === 'delivered');
     const [original] = await deliveries(t, s);
 
     expect((await as(t, other, 'POST', `/webhook/deliveries/${original.id}/redeliver`)).statusCode).toBe(404);
