@@ -6,6 +6,10 @@ import { DataDirLockedError, lockDataDir } from '../../src/db/data-dir-lock.ts';
 import { decimalPlaces } from '../../src/lib/numbers.ts';
 import { RateLimiter } from '../../src/lib/rate-limiter.ts';
 import { todayIn } from '../../src/lib/clock.ts';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { compiledOnce } from '../../src/db/sql.ts';
+import type { DB } from '../../src/db/types.ts';
 import { byCodePoint, keyRange } from '../../src/modules/batch/batch.service.ts';
 import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 
@@ -84,5 +88,15 @@ describe('todayIn', () => {
       now = new Date(new Date(before).getTime() - 1000); // a clock moved back is answered too
       expect(todayIn(clock, zone)).toBe(dayBefore);
     }
+  });
+});
+
+describe('compiledOnce', () => {
+  it('refuses a query with a parameter that is not one of its sentinels, before running anything', async () => {
+    // A pool that is never connected: the check comes first.
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }) }) });
+    const query = compiledOnce((d, code: string) => d.selectFrom('brands').select('id').where('internal_code', '=', code).where('supplier_id', '=', 7), ['\u0000code'] as const);
+    await expect(query(db, 'B1')).rejects.toThrow('parameter 7 is not one of the sentinels');
+    await db.destroy();
   });
 });

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, PromotionsTable } from '../../db/types.ts';
-import { idIn, textIn } from '../../db/sql.ts';
+import { compiledOnce, idIn, textIn } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -107,33 +107,39 @@ export type StoredPromotion = NonNullable<Awaited<ReturnType<typeof findPromotio
  * One promotion with its products (in the order given) and grouper codes, in one
  * statement: the GET of a promotion is the most frequent read of an integration.
  */
+const promotionWithLinks = compiledOnce(
+  (db, supplierId: number, code: string) =>
+    db
+      .selectFrom('promotions as pr')
+      .select(columns.map((c) => `pr.${c}` as const))
+      .select((eb) => [
+        jsonArrayFrom(
+          eb
+            .selectFrom('promotion_products as pp')
+            .innerJoin('products as p', 'p.id', 'pp.product_id')
+            .select(['p.internal_code', 'pp.box_ratio'])
+            .where('pp.supplier_id', '=', supplierId)
+            .whereRef('pp.promotion_id', '=', 'pr.id')
+            .orderBy('pp.position'),
+        ).as('products'),
+        jsonArrayFrom(
+          eb
+            .selectFrom('promotion_groupers as pg')
+            .innerJoin('groupers as g', 'g.id', 'pg.grouper_id')
+            .select('g.internal_code')
+            .where('pg.supplier_id', '=', supplierId)
+            .whereRef('pg.promotion_id', '=', 'pr.id')
+            .orderBy(byCode('g.internal_code')),
+        ).as('groupers'),
+      ])
+      .where('pr.supplier_id', '=', supplierId)
+      .where('pr.internal_code', '=', code),
+  [-1, '\u0000code'] as const,
+);
+
 export async function findPromotionWithLinks(db: Executor, supplierId: number, code: string) {
-  return db
-    .selectFrom('promotions as pr')
-    .select(columns.map((c) => `pr.${c}` as const))
-    .select((eb) => [
-      jsonArrayFrom(
-        eb
-          .selectFrom('promotion_products as pp')
-          .innerJoin('products as p', 'p.id', 'pp.product_id')
-          .select(['p.internal_code', 'pp.box_ratio'])
-          .where('pp.supplier_id', '=', supplierId)
-          .whereRef('pp.promotion_id', '=', 'pr.id')
-          .orderBy('pp.position'),
-      ).as('products'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('promotion_groupers as pg')
-          .innerJoin('groupers as g', 'g.id', 'pg.grouper_id')
-          .select('g.internal_code')
-          .where('pg.supplier_id', '=', supplierId)
-          .whereRef('pg.promotion_id', '=', 'pr.id')
-          .orderBy(byCode('g.internal_code')),
-      ).as('groupers'),
-    ])
-    .where('pr.supplier_id', '=', supplierId)
-    .where('pr.internal_code', '=', code)
-    .executeTakeFirst();
+  const [row] = await promotionWithLinks(db, supplierId, code);
+  return row;
 }
 
 export interface ListFilter {
