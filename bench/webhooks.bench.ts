@@ -10,7 +10,8 @@
 //      2,000) one per transaction at BENCH_RATE per second (default 200) and measures each
 //      event's time from its commit to its arrival at the receiver (p50, p99).
 // Before any number is printed it checks that every event arrived, signed correctly, and
-// is recorded delivered. WEBHOOK_CONCURRENCY and WORKER_POLL_MS are passed on when set.
+// is recorded delivered. WEBHOOK_CONCURRENCY, WEBHOOK_SUPPLIER_CONCURRENCY and WORKER_POLL_MS
+// are passed on when set.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
@@ -101,7 +102,7 @@ async function main() {
   const scratch = await createScratchDatabase(serverUrl());
   const receiver = new Receiver();
   const port = await receiver.listen();
-  const tuned = Object.fromEntries(['WEBHOOK_CONCURRENCY', 'WORKER_POLL_MS'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  const tuned = Object.fromEntries(['WEBHOOK_CONCURRENCY', 'WEBHOOK_SUPPLIER_CONCURRENCY', 'WORKER_POLL_MS'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
   const config = loadConfig({ NODE_ENV: 'development', ADMIN_TOKEN: 'bench-admin-token-0123456789', DATABASE_URL: scratch.url, ALLOW_PRIVATE_ADDRESSES: 'true', LOG_LEVEL: 'warn', ...tuned });
   const database = openPostgres(scratch.url);
   await migrateToLatest(database.db);

@@ -45,6 +45,8 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** Webhook deliveries one worker process sends at once. */
   readonly webhookConcurrency: number;
+  /** Webhook deliveries one supplier may have in flight at once, across every worker process. */
+  readonly webhookSupplierConcurrency: number;
   /** How long a dispatcher's claim on a delivery lasts; longer than the timeout. */
   readonly webhookLeaseSeconds: number;
 }
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3Settings(env),
     webhookTimeoutMs,
     webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+    webhookSupplierConcurrency: int(env, 'WEBHOOK_SUPPLIER_CONCURRENCY', 4, 1, 1024),
     webhookLeaseSeconds,
   };
   return Object.freeze(config);

@@ -46,7 +46,13 @@ await runScript('fault:receivers', async (onCleanup) => {
   const scratch = await createScratch('surtido_fault');
   onCleanup(() => scratch.drop());
   const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;
-  const env = serviceEnv(scratch.url, adminToken, { WORKER_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_LEASE_SECONDS: '10' });
+  const env = serviceEnv(scratch.url, adminToken, {
+    WORKER_POLL_MS: '100',
+    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    WEBHOOK_LEASE_SECONDS: '10',
+    // The per-supplier share of the delivery slots, to compare settings (default: the service's).
+    ...(process.env.WEBHOOK_SUPPLIER_CONCURRENCY ? { WEBHOOK_SUPPLIER_CONCURRENCY: process.env.WEBHOOK_SUPPLIER_CONCURRENCY } : {}),
+  });
   await migrate(env);
   const receiver = await new Receiver().start();
   onCleanup(() => receiver.close());

@@ -19,6 +19,7 @@ export function createWebhookDispatcher(deps: Deps, logger: DispatcherOptions['l
     clock: deps.clock,
     sender: deps.webhookSender,
     concurrency: deps.config.webhookConcurrency,
+    perSupplier: deps.config.webhookSupplierConcurrency,
     pollMs: deps.config.workerPollMs,
     leaseSeconds: deps.config.webhookLeaseSeconds,
     logger,

@@ -21,6 +21,8 @@ export interface DispatcherOptions {
   sender: WebhookSender;
   /** Deliveries in flight at once. */
   concurrency: number;
+  /** Deliveries one supplier may have in flight at once, across every dispatcher (so one hanging receiver cannot take every slot). */
+  perSupplier: number;
   /** Idle poll interval: how soon a retry that came due, or work from another process, is seen. */
   pollMs: number;
   leaseSeconds: number;
@@ -66,14 +68,14 @@ export class WebhookDispatcher {
   }
 
   private async loop() {
-    const { concurrency, pollMs, leaseSeconds, clock, logger } = this.options;
+    const { concurrency, perSupplier, pollMs, leaseSeconds, clock, logger } = this.options;
     while (!this.stopping) {
       this.woken = false;
       let idle = true;
       try {
         const free = concurrency - this.inFlight.size;
         if (free > 0) {
-          const claimed = await repo.claimDue(this.db, this.id, leaseSeconds, clock.now(), free);
+          const claimed = await repo.claimDue(this.db, this.id, leaseSeconds, clock.now(), free, perSupplier);
           for (const delivery of claimed) this.track(this.deliver(delivery));
           // A full claim may mean more is due: claim again once a slot frees (or at once).
           idle = claimed.length < free;

@@ -62,21 +62,52 @@ export interface ClaimedDelivery {
  * at a time, in order. SKIP LOCKED lets dispatchers pass over each other's rows. A lost
  * claim (database crash) only makes the delivery claimable again: its commit need not
  * wait for the WAL flush.
+ *
+ * A supplier has at most `perSupplier` deliveries in flight, across every dispatcher:
+ * a receiver that hangs until the timeout would otherwise take every slot, and every
+ * other supplier's webhooks would wait behind it. Suppliers at the cap are left out
+ * before anything is ranked, so a saturated supplier's backlog never hides the others;
+ * of the first due deliveries of the rest, each supplier gets what its cap has left.
  */
-export async function claimDue(db: Kysely<DB>, owner: string, leaseSeconds: number, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  db: Kysely<DB>,
+  owner: string,
+  leaseSeconds: number,
+  now: Date,
+  limit: number,
+  perSupplier: number,
+): Promise<ClaimedDelivery[]> {
   const result = await sql<ClaimedDelivery>`
-    with next as (
-      select c.supplier_id, c.id
+    with in_flight as (
+      select f.supplier_id, count(*) as n
+      from webhook_deliveries f
+      where f.status = 'pending' and f.lease_owner is not null and f.lease_expires_at > now()
+      group by f.supplier_id),
+    due as (
+      select c.supplier_id, c.id, c.next_attempt_at
       from webhook_deliveries c
       join supplier_webhooks w on w.supplier_id = c.supplier_id
       where c.status = 'pending'
         and c.next_attempt_at <= greatest(now(), ${now}::timestamptz)
         and (c.lease_expires_at is null or c.lease_expires_at < now())
         and w.enabled and w.base_url is not null
+        and c.supplier_id not in (select supplier_id from in_flight where n >= ${perSupplier})
         and (c.ordering_key is null or not exists (
           select 1 from webhook_deliveries e
           where e.supplier_id = c.supplier_id and e.ordering_key = c.ordering_key
             and e.status = 'pending' and e.id < c.id))
+      order by c.next_attempt_at, c.id
+      limit ${limit + perSupplier}),
+    ranked as (
+      select due.supplier_id, due.id,
+             row_number() over (partition by due.supplier_id order by due.next_attempt_at, due.id) + coalesce(f.n, 0) as slot
+      from due left join in_flight f on f.supplier_id = due.supplier_id),
+    next as (
+      select c.supplier_id, c.id
+      from webhook_deliveries c
+      join ranked r on r.supplier_id = c.supplier_id and r.id = c.id
+      where r.slot <= ${perSupplier}
+        and c.status = 'pending' and (c.lease_expires_at is null or c.lease_expires_at < now())
       order by c.next_attempt_at, c.id
       limit ${limit}
       for update of c skip locked),
