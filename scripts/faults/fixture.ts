@@ -11,7 +11,7 @@
 //   ticket has its one created event, every order a client was told about exists.
 import type pg from 'pg';
 import type { LoadClient } from './client.ts';
-import { query, sleep, waitFor } from './lib.ts';
+import { query, sleep, table, waitFor, type Verdicts } from './lib.ts';
 import type { Policy, Receiver } from './receiver.ts';
 
 export interface SupplierFixture {
@@ -294,4 +294,29 @@ export async function checkEvents(pool: pg.Pool, suppliers: SupplierFixture[], r
     ticketsWithoutEvent: tickets.filter((t) => ticketEvents.get(t.id) !== 1).length,
     deliveryMs,
   };
+}
+
+/** What was sent against what was applied or delivered, and what was lost or done twice: the table every load run prints. */
+export function lossTable(batches: BatchFigures, events: EventFigures, extraCallsNote = 'extra calls'): string {
+  return table(
+    ['what', 'sent / recorded', 'applied / delivered', 'lost', 'twice'],
+    [
+      ['batches (202)', batches.batchesAccepted, batches.batchesInDb, batches.batchesLost, '-'],
+      ['batch items', batches.itemsSent, batches.writes, batches.itemsLost, batches.appliedTwice],
+      ['orders (200)', events.ordersTold, events.ordersInDb, events.ordersMissing, Math.max(0, events.ordersInDb - events.ordersTold)],
+      ['tickets (200)', events.ticketsTold, events.ticketsInDb, Math.max(0, events.ticketsTold - events.ticketsInDb), Math.max(0, events.ticketsInDb - events.ticketsTold)],
+      ['webhook events', events.events, events.delivered, events.lost, `${events.extraCalls} ${extraCallsNote}`],
+    ],
+  );
+}
+
+/** The verdicts every load run owes: nothing accepted lost, nothing applied twice, each supplier's batches in order. */
+export function checkLosses(v: Verdicts, batches: BatchFigures, events: EventFigures, orderKept = 'last version everywhere') {
+  v.check('no accepted batch lost', batches.batchesLost, batches.batchesLost === 0 && batches.unfinished === 0);
+  v.check('no batch item lost', batches.itemsLost, batches.itemsLost === 0);
+  v.check('no batch item applied twice', batches.appliedTwice, batches.appliedTwice === 0);
+  v.check('per-supplier batch order kept', batches.orderBroken.join('; ') || orderKept, batches.orderBroken.length === 0);
+  v.check('no order lost or placed twice', `${events.ordersTold} told, ${events.ordersInDb} in the database`, events.ordersMissing === 0 && events.ordersInDb === events.ordersTold);
+  v.check('one created event per order and ticket', events.ordersWithoutEvent + events.ticketsWithoutEvent, events.ordersWithoutEvent + events.ticketsWithoutEvent === 0);
+  v.check('no webhook event lost', events.lost, events.lost === 0 && events.badSignatures === 0);
 }
