@@ -105,7 +105,9 @@ export type StoredPromotion = NonNullable<Awaited<ReturnType<typeof findPromotio
 
 /**
  * One promotion with its products (in the order given) and grouper codes, in one
- * statement: the GET of a promotion is the most frequent read of an integration.
+ * statement: the GET of a promotion is the most frequent read of an integration. Its
+ * links come in the same order as productsOf and grouperCodesOf give them (position;
+ * code in byte order), which serve lists and pricing for many promotions at once.
  */
 const promotionWithLinks = compiledOnce(
   (db, supplierId: number, code: string) =>

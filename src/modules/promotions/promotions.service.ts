@@ -106,11 +106,16 @@ async function withLinks(db: Kysely<DB>, supplierId: number, rows: repo.StoredPr
   const [products, groupers] = await Promise.all([repo.productsOf(db, supplierId, ids), repo.grouperCodesOf(db, supplierId, ids)]);
   const productsBy = groupBy(products, (p) => p.promotion_id);
   const groupersBy = groupBy(groupers, (g) => g.promotion_id);
-  return rows.map((row) => ({
+  return rows.map((row) => linked(row, productsBy.get(row.id) ?? [], groupersBy.get(row.id) ?? []));
+}
+
+/** A promotion row with its links as stored, in the shape views and pricing take. */
+function linked(row: repo.StoredPromotion, products: { internal_code: string; box_ratio: string | number }[], groupers: { internal_code: string }[]) {
+  return {
     row,
-    products: (productsBy.get(row.id) ?? []).map((p) => ({ internalCode: p.internal_code, boxRatio: decimalToNumber(p.box_ratio) })),
-    grouperCodes: (groupersBy.get(row.id) ?? []).map((g) => g.internal_code),
-  }));
+    products: products.map((p) => ({ internalCode: p.internal_code, boxRatio: decimalToNumber(p.box_ratio) })),
+    grouperCodes: groupers.map((g) => g.internal_code),
+  };
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => number) {
@@ -124,7 +129,7 @@ function groupBy<T>(rows: T[], key: (row: T) => number) {
   return map;
 }
 
-type Linked = Awaited<ReturnType<typeof withLinks>>[number];
+type Linked = ReturnType<typeof linked>;
 
 /** What a promotion's GET depends on besides the row: today (for `active`) and the base of image URLs. */
 export interface ViewContext {
@@ -165,12 +170,7 @@ export async function getPromotion(db: Kysely<DB>, supplierId: number, code: str
   const found = await repo.findPromotionWithLinks(db, supplierId, code);
   if (!found) throw notFound('promotion', code);
   const { products, groupers, ...row } = found;
-  const linked: Linked = {
-    row,
-    products: products.map((p) => ({ internalCode: p.internal_code, boxRatio: decimalToNumber(p.box_ratio) })),
-    grouperCodes: groupers.map((g) => g.internal_code),
-  };
-  const [shown] = await views(db, supplierId, [linked], ctx);
+  const [shown] = await views(db, supplierId, [linked(row, products, groupers)], ctx);
   return shown!;
 }
 
