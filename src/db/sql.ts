@@ -7,6 +7,23 @@ import type { DB } from './types.ts';
  */
 export const textIn = (column: string, values: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${values}::text[])`;
 
+/**
+ * A PostgreSQL array literal of texts, `{"a","b \\"c\\""}`, for a `$1::text[]` parameter.
+ * node-postgres builds the same literal from a JS array with two regular expressions per
+ * element; this one looks once and escapes only what needs it, which matters on bulk
+ * paths (hundreds of thousands of codes per load).
+ */
+export function textArray(values: readonly string[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    out += (i === 0 ? '"' : ',"') + (NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v) + '"';
+  }
+  return out + '}';
+}
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
 /** `column = any($1::bigint[])`: one parameter for any number of ids. */
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;
 

@@ -89,6 +89,27 @@ describe('upsert.products', () => {
     expect(await prices(a)).toEqual([['P-1', 3, 7.7], ['P-1', 6, 12345678901.2345]]);
   });
 
+  it('new and existing entries in any mix: the plain insert tried first gives way to the upsert, nothing lost or doubled', async () => {
+    // The worker tries a plain INSERT first while a supplier's entries have been new, and
+    // falls back to the upsert when one exists (repository, upsertEntriesByCode). Every
+    // step here is checked against the result the upsert alone would give.
+    const a = await newList();
+    const step = async (products: ReturnType<typeof entry>[]) => {
+      const { status } = await run({ upsert: { products } });
+      expect(status).toMatchObject({ status: 'processed', failed: 0, completed: products.length });
+    };
+    await step([entry(a, 'P-1', 1, 1), entry(a, 'P-1', 2, 2), entry(a, 'P-1', 3, 3)]); // all new
+    await step([entry(a, 'P-1', 1, 10), entry(a, 'P-2', 1, 5), entry(a, 'P-1', 3, 30)]); // an existing one first
+    await step([entry(a, 'P-2', 2, 6), entry(a, 'P-2', 3, 7)]); // all new again, after a fallback
+    await step([entry(a, 'P-3', 1, 8), entry(a, 'P-3', 2, 9), entry(a, 'P-1', 2, 20)]); // new rows written before the existing one must be undone and written once
+    await step([entry(a, 'P-3', 3, 11)]);
+    expect(await prices(a)).toEqual([
+      ['P-1', 1, 10], ['P-1', 2, 20], ['P-1', 3, 30],
+      ['P-2', 1, 5], ['P-2', 2, 6], ['P-2', 3, 7],
+      ['P-3', 1, 8], ['P-3', 2, 9], ['P-3', 3, 11],
+    ]);
+  });
+
   it('fails unknown lists and products per item, applying the others', async () => {
     const a = await newList();
     const { status, detail } = await run({

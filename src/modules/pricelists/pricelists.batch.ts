@@ -42,6 +42,13 @@ const linkCode = (i: StoreLink) => `${i.priceListInternalCode}/${i.storeInternal
 const entryKey = (i: Entry) => keyOf('entry', i.priceListInternalCode, i.productInternalCode);
 const linkKey = (i: StoreLink) => keyOf('store', i.storeInternalCode);
 
+/**
+ * Per supplier, whether its last price entries were all new: then the next chunk tries the
+ * cheaper plain insert first (repository, upsertEntriesByCode). Only a guess about cost,
+ * never about the result; a process starts by guessing "new" (a first load is the large one).
+ */
+const lastWasNew = new Map<number, boolean>();
+
 const upsertProducts: BatchAction<Entry> = {
   name: 'upsert.products',
   select: (body) => body?.upsert?.products,
@@ -50,7 +57,9 @@ const upsertProducts: BatchAction<Entry> = {
   async apply(trx, supplierId, items) {
     // Codes name one row each, so the last item per codes is the last per row.
     const rows = items.map((i) => ({ list: i.priceListInternalCode, product: i.productInternalCode, units: i.units!, price: i.price! }));
-    const { unknownLists, unknownProducts } = await repo.upsertEntriesByCode(trx, supplierId, lastPerKey(rows, (r) => keyOf(r.list, r.product, r.units)));
+    const written = await repo.upsertEntriesByCode(trx, supplierId, lastPerKey(rows, (r) => keyOf(r.list, r.product, r.units)), lastWasNew.get(supplierId) ?? true);
+    lastWasNew.set(supplierId, written.allNew);
+    const { unknownLists, unknownProducts } = written;
     return items.map((i) =>
       unknownLists.has(i.priceListInternalCode) ? unknownList(i.priceListInternalCode) : unknownProducts.has(i.productInternalCode) ? unknownProduct(i.productInternalCode) : completed,
     );

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { textIn } from '../../db/sql.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { textArray, textIn } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -68,44 +69,83 @@ export async function priceListIds(db: Kysely<DB> | Transaction<DB>, supplierId:
   return new Map(rows.map((r) => [r.internal_code, r.id]));
 }
 
+export interface EntryWrite {
+  unknownLists: Set<string>;
+  unknownProducts: Set<string>;
+  /** Whether every written entry was new: the caller's hint for its next call (`expectNew`). */
+  allNew: boolean;
+}
+
 /**
  * Writes price entries named by their codes, resolving the price list and product codes
  * in the same statement (the hot path of a price load: one round trip per chunk instead
  * of three). Answers the codes that named nothing; their entries are not written. Codes
- * must be unique per (list, product, units) within one call: ON CONFLICT cannot touch a
- * row twice in one statement.
+ * must be unique per (list, product, units) within one call: a statement cannot write a
+ * row twice.
+ *
+ * Two forms of one statement. The upsert (ON CONFLICT DO UPDATE) is always right; a plain
+ * INSERT is right when no entry exists yet, and costs PostgreSQL about a third less (no
+ * speculative insertion, no per-row insertion lock; docs/benchmarks.md). With `expectNew`
+ * the INSERT is tried first inside a savepoint; an entry that exists makes it fail with a
+ * unique violation before anything is kept, and the upsert then does the work. So the
+ * result never depends on the guess, only the cost does: a wrong guess wastes at most one
+ * statement, and `allNew` tells the caller how to guess next time.
  */
 export async function upsertEntriesByCode(
   trx: Transaction<DB>,
   supplierId: number,
   rows: { list: string; product: string; units: number; price: number }[],
-): Promise<{ unknownLists: Set<string>; unknownProducts: Set<string> }> {
-  const unknownLists = new Set<string>();
-  const unknownProducts = new Set<string>();
-  if (rows.length === 0) return { unknownLists, unknownProducts };
-  // One typed array per column (cheaper for the server to read than JSON rows). A price
-  // travels as the shortest decimal text of its JSON number ("10.5") and is read straight
-  // into numeric: the decimal the client sent is the decimal stored.
-  const missing = await sql<{ list: string; product: string; list_known: boolean }>`
+  expectNew = false,
+): Promise<EntryWrite> {
+  if (rows.length === 0) return { unknownLists: new Set(), unknownProducts: new Set(), allNew: expectNew };
+  // One array per column, as PostgreSQL array literals (cheaper for both sides than JSON
+  // rows). A price travels as the shortest decimal text of its JSON number ("10.5") and
+  // is read straight into numeric: the decimal the client sent is the decimal stored.
+  const columns = [
+    textArray(rows.map((r) => r.list)),
+    textArray(rows.map((r) => r.product)),
+    `{${rows.map((r) => r.units).join(',')}}`,
+    `{${rows.map((r) => r.price).join(',')}}`,
+  ] as const;
+  if (expectNew) {
+    await sql`savepoint price_entries_insert`.execute(trx);
+    try {
+      const result = await writeEntries(trx, supplierId, columns, false);
+      await sql`release savepoint price_entries_insert`.execute(trx);
+      return result;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await sql`rollback to savepoint price_entries_insert`.execute(trx);
+    }
+  }
+  return writeEntries(trx, supplierId, columns, true);
+}
+
+async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, products, units, prices]: readonly string[], upsert: boolean): Promise<EntryWrite> {
+  // xmax = 0 marks a row this statement inserted (an updated one carries our xid).
+  const result = await sql<{ updated: number; list: string | null; product: string | null; list_known: boolean | null }>`
     with input as (
       select r.list, r.product, r.units, r.price, l.id as list_id, p.id as product_id
-      from unnest(${rows.map((r) => r.list)}::text[], ${rows.map((r) => r.product)}::text[],
-                  ${rows.map((r) => r.units)}::int[], ${rows.map((r) => String(r.price))}::numeric[]) as r(list, product, units, price)
+      from unnest(${lists}::text[], ${products}::text[], ${units}::int[], ${prices}::numeric[]) as r(list, product, units, price)
       left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = r.list
       left join products p on p.supplier_id = ${supplierId} and p.internal_code = r.product),
     written as (
       insert into price_entries (supplier_id, price_list_id, product_id, units, price)
       select ${supplierId}, list_id, product_id, units, price from input
       where list_id is not null and product_id is not null
-      on conflict (supplier_id, price_list_id, product_id, units)
-      do update set price = excluded.price, updated_at = now())
-    select list, product, list_id is not null as list_known from input
-    where list_id is null or product_id is null`.execute(trx);
-  for (const r of missing.rows) {
+      ${upsert ? sql`on conflict (supplier_id, price_list_id, product_id, units) do update set price = excluded.price, updated_at = now()` : sql``}
+      returning xmax = 0 as inserted)
+    select w.updated, m.list, m.product, m.list_known
+    from (select count(*) filter (where not inserted)::int as updated from written) w
+    left join (select list, product, list_id is not null as list_known from input where list_id is null or product_id is null) m on true`.execute(trx);
+  const unknownLists = new Set<string>();
+  const unknownProducts = new Set<string>();
+  for (const r of result.rows) {
+    if (r.list === null || r.product === null) continue;
     if (!r.list_known) unknownLists.add(r.list);
     else unknownProducts.add(r.product);
   }
-  return { unknownLists, unknownProducts };
+  return { unknownLists, unknownProducts, allNew: result.rows[0]!.updated === 0 };
 }
 
 /** u null: every package size of the product. */
