@@ -11,6 +11,8 @@ import pg from 'pg';
 import { compiledOnce } from '../../src/db/sql.ts';
 import type { DB } from '../../src/db/types.ts';
 import { byCodePoint, keyRange } from '../../src/modules/batch/batch.service.ts';
+import { lastPerKey } from '../../src/modules/batch/batch.kinds.ts';
+import fc from 'fast-check';
 import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 
 describe('decimalPlaces', () => {
@@ -67,6 +69,24 @@ describe('batch key ranges', () => {
     expect(range).toEqual({ min: 'entry\u001fL\u001fP1', max: 'entry\u001fL\u001fP\u{1F600}' });
     const keyless = { endpoint: '/x', actions: [{ name: 'upsert', select: () => [], code: () => '', apply: async () => [] }] };
     expect(keyRange(keyless, [{ action: 'upsert', item: {} }])).toBeNull();
+  });
+
+  it('match sorting every key in code point order, for any codes', () => {
+    const entry = (product: string) => ({ action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: product, units: 1, price: 1 } });
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme', minLength: 1 }), { minLength: 1, maxLength: 30 }), (codes) => {
+        const sorted = codes.map((c) => `entry\u001fL\u001f${c}`).sort(byCodePoint);
+        expect(keyRange(priceListBatchKind, codes.map(entry))).toEqual({ min: sorted[0], max: sorted.at(-1) });
+      }),
+    );
+  });
+});
+
+describe('lastPerKey', () => {
+  it('keeps the last row per key, in the order of those last rows', () => {
+    const rows = [{ k: 'a', v: 1 }, { k: 'b', v: 2 }, { k: 'a', v: 3 }, { k: 'c', v: 4 }, { k: 'b', v: 5 }];
+    expect(lastPerKey(rows, (r) => r.k)).toEqual([{ k: 'a', v: 3 }, { k: 'c', v: 4 }, { k: 'b', v: 5 }]);
+    expect(lastPerKey(rows.slice(0, 2), (r) => r.k)).toEqual(rows.slice(0, 2));
   });
 });
 

@@ -65,13 +65,15 @@ export class BatchRegistry {
 /** Joins the parts of a key; U+001F cannot occur in a code (CODE_PATTERN refuses control characters). */
 export const keyOf = (...parts: (string | number)[]) => parts.join('\u001f');
 
-/** Keeps the last item per key, so "later wins" holds inside one statement (ON CONFLICT cannot touch a row twice). */
+/** Keeps the last item per key, in their order, so "later wins" holds inside one statement (a statement cannot write a row twice). */
 export function lastPerKey<T>(rows: T[], key: (row: T) => string): T[] {
-  const map = new Map<string, T>();
-  for (const row of rows) {
-    const k = key(row);
-    map.delete(k);
-    map.set(k, row);
+  const seen = new Set<string>();
+  const kept: T[] = [];
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const k = key(rows[i]!);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    kept.push(rows[i]!);
   }
-  return [...map.values()];
+  return kept.length === rows.length ? rows : kept.reverse();
 }
