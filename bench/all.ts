@@ -5,7 +5,7 @@
 // example BENCH_DATABASE_URL) reach every benchmark.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { table } from './lib.ts';
+import { SERVICE_NODE_FLAGS, table } from './lib.ts';
 
 interface Figure {
   measure: string;
@@ -76,7 +76,7 @@ const BENCHES: Bench[] = [
 /** Runs one benchmark, echoing its output, and returns the key=value pairs of its last line. */
 function run(bench: Bench): Promise<Map<string, number>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, bench.script)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', path.join(import.meta.dirname, bench.script)], {
       env: { ...process.env, ...bench.env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -16,6 +16,14 @@ import { startWorker, type Workers } from '../src/main/worker.ts';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/**
+ * Node's flags for the service, as `npm start`, `npm run api` and `npm run worker` give
+ * them (package.json): a larger young generation, because every batch request parses and
+ * stores tens of thousands of short-lived objects (docs/benchmarks.md). A benchmark that
+ * runs the service, in its own process or in this one, runs it with these.
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 export function serverUrl(): string {
   return process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 }

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { postgresPool } from '../src/db/database.ts';
-import { call, checkBatches, createScratchDatabase, createSupplier, envInt, fmtInt, fmtMs, serverUrl, table, waitForBatches } from './lib.ts';
+import { call, checkBatches, createScratchDatabase, createSupplier, envInt, fmtInt, fmtMs, SERVICE_NODE_FLAGS, serverUrl, table, waitForBatches } from './lib.ts';
 
 const ENTRIES = envInt('BENCH_MEMORY_ENTRIES', 1_000_000);
 const PER_REQUEST = 50_000;
@@ -49,7 +49,7 @@ const scratch = await createScratchDatabase(serverUrl());
 log(`database ${scratch.name}`);
 const port = await freePort();
 const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve'], {
+const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main/cli.ts', 'serve'], {
   cwd: path.resolve(import.meta.dirname, '..'),
   env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: scratch.url, PORT: String(port), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', DEMO_SUPPLIER: 'false', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000' },
   stdio: ['ignore', 'inherit', 'inherit'],
