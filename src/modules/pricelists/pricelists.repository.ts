@@ -122,7 +122,8 @@ export async function upsertEntriesByCode(
 }
 
 async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, products, units, prices]: readonly string[], upsert: boolean): Promise<EntryWrite> {
-  // xmax = 0 marks a row this statement inserted (an updated one carries our xid).
+  // xmax = 0 marks a row the upsert inserted (an updated one carries our xid); the plain
+  // insert either inserts every row or fails, so it counts nothing.
   const result = await sql<{ updated: number; list: string | null; product: string | null; list_known: boolean | null }>`
     with input as (
       select r.list, r.product, r.units, r.price, l.id as list_id, p.id as product_id
@@ -133,10 +134,9 @@ async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, pr
       insert into price_entries (supplier_id, price_list_id, product_id, units, price)
       select ${supplierId}, list_id, product_id, units, price from input
       where list_id is not null and product_id is not null
-      ${upsert ? sql`on conflict (supplier_id, price_list_id, product_id, units) do update set price = excluded.price, updated_at = now()` : sql``}
-      returning xmax = 0 as inserted)
+      ${upsert ? sql`on conflict (supplier_id, price_list_id, product_id, units) do update set price = excluded.price, updated_at = now() returning xmax = 0 as inserted` : sql``})
     select w.updated, m.list, m.product, m.list_known
-    from (select count(*) filter (where not inserted)::int as updated from written) w
+    from (${upsert ? sql`select count(*) filter (where not inserted)::int as updated from written` : sql`select 0 as updated`}) w
     left join (select list, product, list_id is not null as list_known from input where list_id is null or product_id is null) m on true`.execute(trx);
   const unknownLists = new Set<string>();
   const unknownProducts = new Set<string>();
