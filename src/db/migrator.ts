@@ -8,6 +8,7 @@ import * as m0006 from './migrations/0006_webhooks_tickets.ts';
 import * as m0007 from './migrations/0007_orders.ts';
 import * as m0008 from './migrations/0008_batch_key_ranges.ts';
 import * as m0009 from './migrations/0009_webhook_in_flight.ts';
+import * as m0010 from './migrations/0010_batch_item_runs.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_orders': m0007,
   '0008_batch_key_ranges': m0008,
   '0009_webhook_in_flight': m0009,
+  '0010_batch_item_runs': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -68,7 +68,10 @@ export interface BatchesTable {
   supplier_id: number;
   seq: Generated<number>;
   endpoint: string;
-  items: ColumnType<BatchItem[], string, string>;
+  /** The items alone, in order; `actions` names each one's action (repository, "storage"). */
+  items: ColumnType<unknown[], string, string>;
+  /** Runs of consecutive items with one action: [action, count], in order. */
+  actions: ColumnType<[string, number][], string, string>;
   total: number;
   cursor: Generated<number>;
   completed: Generated<number>;

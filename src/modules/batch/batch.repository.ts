@@ -11,6 +11,30 @@ export interface NewBatch {
   keys: { min: string; max: string } | null;
 }
 
+// Storage: a batch keeps its items alone, in order, and the action of each once per run
+// of consecutive items ([[action, count], ...]; a request's items come grouped by action,
+// so a batch has a run or two). One {action, item} object per item would make the JSON
+// written before each 202, and parsed again by the worker, a third larger.
+function encode(items: BatchItem[]) {
+  const runs: [string, number][] = [];
+  for (const { action } of items) {
+    const last = runs.at(-1);
+    if (last?.[0] === action) last[1]++;
+    else runs.push([action, 1]);
+  }
+  return { items: JSON.stringify(items.map((i) => i.item)), actions: JSON.stringify(runs) };
+}
+
+function decode(items: unknown[], runs: [string, number][]): BatchItem[] {
+  const out: BatchItem[] = new Array(items.length);
+  let at = 0;
+  for (const [action, count] of runs) {
+    for (const end = at + count; at < end; at++) out[at] = { action, item: items[at] as BatchItem['item'] };
+  }
+  if (at !== items.length) throw new Error(`a batch's action runs cover ${at} of its ${items.length} items`);
+  return out;
+}
+
 /** All batches of one request in one statement; the caller's transaction makes them durable together. */
 export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
   await trx
@@ -20,7 +44,7 @@ export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
         id: b.id,
         supplier_id: b.supplier_id,
         endpoint: b.endpoint,
-        items: JSON.stringify(b.items),
+        ...encode(b.items),
         total: b.items.length,
         chunk_size: b.chunk_size,
         key_min: b.keys?.min ?? null,
@@ -47,12 +71,15 @@ export async function findBatchSummary(db: Kysely<DB>, supplierId: number, id: s
 }
 
 export async function findBatchForDetail(db: Kysely<DB>, supplierId: number, id: string) {
-  return db
+  const row = await db
     .selectFrom('batches')
-    .select([...summaryColumns, 'items', 'cursor', 'chunk_size', 'chunk_finished_at'])
+    .select([...summaryColumns, 'items', 'actions', 'cursor', 'chunk_size', 'chunk_finished_at'])
     .where('id', '=', id)
     .where('supplier_id', '=', supplierId)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { actions, ...rest } = row;
+  return { ...rest, items: decode(row.items, actions) };
 }
 
 export async function findResults(db: Kysely<DB>, supplierId: number, batchId: string) {
@@ -107,8 +134,8 @@ export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds
 }
 
 export async function loadItems(db: Kysely<DB>, id: string): Promise<BatchItem[]> {
-  const row = await db.selectFrom('batches').select('items').where('id', '=', id).executeTakeFirstOrThrow();
-  return row.items;
+  const row = await db.selectFrom('batches').select(['items', 'actions']).where('id', '=', id).executeTakeFirstOrThrow();
+  return decode(row.items, row.actions);
 }
 
 /**

@@ -1,0 +1,44 @@
+// Migrations that rewrite stored rows, run against rows written in the shape before them.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as batchItemRuns from '../../src/db/migrations/0010_batch_item_runs.ts';
+import { loadItems } from '../../src/modules/batch/batch.repository.ts';
+import { freshDatabase } from '../helpers/database.ts';
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(() => database.close());
+
+describe('0010: batch items stored with their actions as runs', () => {
+  it('rewrites batches of the old shape to the same items and actions, in order', async () => {
+    const db = database.db;
+    // Back to the shape before 0010: one {action, item} per item, no actions column.
+    await sql`alter table batches drop column actions`.execute(db);
+    const supplier = await sql<{ id: number }>`insert into suppliers (code, name) values ('MIG', 'Migration') returning id`.execute(db);
+    const items = [
+      { action: 'remove.products', item: { priceListInternalCode: 'L', productInternalCode: 'A' } },
+      { action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: 'A', units: 1, price: 2.5 } },
+      { action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: 'B', units: 6, price: 10 } },
+      { action: 'upsert.stores', item: { priceListInternalCode: 'L', storeInternalCode: 'S' } },
+      { action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: 'ñ "q"', units: 2, price: 0.0001 } },
+    ];
+    const ids = [randomUUID(), randomUUID()];
+    const rows: [string, unknown[]][] = [[ids[0]!, items], [ids[1]!, []]];
+    for (const [id, stored] of rows) {
+      await sql`insert into batches (id, supplier_id, endpoint, items, total, chunk_size)
+                values (${id}, ${supplier.rows[0]!.id}, '/batch/pricelist', ${JSON.stringify(stored)}, ${stored.length}, 2500)`.execute(db);
+    }
+
+    await batchItemRuns.up(db);
+
+    const stored = await sql<{ id: string; items: unknown; actions: unknown }>`select id, items, actions from batches where id = any(${ids}::uuid[])`.execute(db);
+    const byId = new Map(stored.rows.map((r) => [r.id, r]));
+    expect(byId.get(ids[0]!)!.actions).toEqual([['remove.products', 1], ['upsert.products', 2], ['upsert.stores', 1], ['upsert.products', 1]]);
+    expect(byId.get(ids[0]!)!.items).toEqual(items.map((i) => i.item));
+    expect(byId.get(ids[1]!)).toMatchObject({ items: [], actions: [] });
+    expect(await loadItems(db, ids[0]!)).toEqual(items);
+  });
+});
