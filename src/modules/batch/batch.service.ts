@@ -32,14 +32,12 @@ export function flatten(kind: BatchKind, body: unknown): BatchItem[] {
 /** The smallest and largest key the items write, or null when an action has no key (README, "Ordering"). */
 export function keyRange(kind: BatchKind, items: BatchItem[]): { min: string; max: string } | null {
   const keyFor = new Map(kind.actions.map((a) => [a.name, a.key?.bind(a)]));
-  const keys: string[] = [];
   let min: string | undefined;
   let max: string | undefined;
   let beyondSurrogates = false;
   for (const { action, item } of items) {
     const key = keyFor.get(action)?.(item);
     if (key === undefined) return null;
-    keys.push(key);
     // JavaScript's own comparison is code point order unless a key holds U+D800..U+FFFF.
     if (min === undefined || key < min) min = key;
     if (max === undefined || key > max) max = key;
@@ -47,7 +45,9 @@ export function keyRange(kind: BatchKind, items: BatchItem[]): { min: string; ma
   }
   if (min === undefined || max === undefined) return null;
   if (beyondSurrogates) {
-    for (const key of keys) {
+    // Rare: walk the keys again in the database's order.
+    for (const { action, item } of items) {
+      const key = keyFor.get(action)!(item);
       if (byCodePoint(key, min) < 0) min = key;
       if (byCodePoint(key, max) > 0) max = key;
     }
