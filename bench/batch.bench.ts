@@ -21,6 +21,7 @@
 import type pg from 'pg';
 import {
   call,
+  checkBatches,
   copyIn,
   createSupplier,
   envInt,
@@ -60,11 +61,6 @@ function ranges(total: number, size: number): [number, number][] {
   return out;
 }
 
-/** Fails unless every batch was processed without a failed item. */
-function checkBatches(what: string, statuses: { batchId: string; status: string; total: number; completed: number; failed: number }[]) {
-  const bad = statuses.filter((s) => s.status !== 'processed' || s.failed !== 0 || s.completed !== s.total);
-  if (bad.length > 0) throw new Error(`${what}: ${bad.length} batch(es) did not process cleanly: ${JSON.stringify(bad.slice(0, 3))}`);
-}
 
 async function seedCatalog(service: RunningService, supplier: Supplier) {
   const as = { headers: supplier.headers };

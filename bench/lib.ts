@@ -1,6 +1,6 @@
 // Small helpers for benchmarks: a scratch PostgreSQL database, the service started in
 // process on a real port, a JSON HTTP client, COPY from a stream and an aligned table.
-// Benchmarks measure their own baselines in the same run (STACK.md): machines differ.
+// Benchmarks measure their own baselines in the same run: machines differ.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,8 @@ import { openPostgres, postgresPool } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { startWorker, type Workers } from '../src/main/worker.ts';
+import type { Send } from '../support/net.ts';
+import * as api from '../support/service.ts';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -88,7 +90,7 @@ export interface RunningService {
 }
 
 /** Service settings a benchmark run may override from its own environment (for experiments). */
-const TUNABLES = ['DATABASE_PREPARED_STATEMENTS', 'BATCH_SIZE', 'BATCH_CHUNK_SIZE', 'WORKER_CONCURRENCY', 'WORKER_POLL_MS', 'MAX_BATCH_REQUEST_ITEMS', 'BODY_LIMIT_BYTES'];
+const TUNABLES = ['DATABASE_PREPARED_STATEMENTS', 'BATCH_SIZE', 'BATCH_CHUNK_SIZE', 'WORKER_CONCURRENCY', 'WORKER_POLL_MS', 'MAX_BATCH_REQUEST_ITEMS', 'BODY_LIMIT_BYTES', 'BATCH_BODY_LIMIT_BYTES'];
 
 /** The real service (API + worker) over a migrated database, listening on 127.0.0.1 at a free port. */
 export async function startService(databaseUrl: string): Promise<RunningService> {
@@ -168,50 +170,23 @@ export interface Supplier {
   headers: Record<string, string>;
 }
 
+/** The support helpers' `Send` over `call` (fetch to the service's port). */
+const sendTo =
+  (baseUrl: string): Send =>
+  (method, path, body, headers) =>
+    call(baseUrl, method, path, { body, headers });
+
 /** A supplier with every scope, logged in: the headers carry its API key and bearer token. */
 export async function createSupplier(service: Pick<RunningService, 'baseUrl' | 'adminToken'>, code: string): Promise<Supplier> {
-  const admin = { authorization: `Bearer ${service.adminToken}` };
-  const created = await call(service.baseUrl, 'POST', '/admin/suppliers', { body: { code, name: `Bench ${code}` }, headers: admin, expect: 200 });
-  const id = created.body.id as number;
-  const issued = await call(service.baseUrl, 'POST', `/admin/suppliers/${id}/credentials`, { body: {}, headers: admin, expect: 200 });
-  const { apiKey, clientId, clientSecret } = issued.body;
-  const login = await call(service.baseUrl, 'POST', '/login', { body: { clientId, clientSecret }, headers: { 'x-api-key': apiKey }, expect: 200 });
-  return { id, headers: { 'x-api-key': apiKey, authorization: `Bearer ${login.body.access_token}` } };
+  const { id, headers } = await api.createSupplier(sendTo(service.baseUrl), service.adminToken, code, { name: `Bench ${code}` });
+  return { id, headers };
 }
 
-export interface BatchStatusBody {
-  batchId: string;
-  status: 'processing' | 'processed' | 'failed';
-  total: number;
-  completed: number;
-  failed: number;
-}
+export type BatchStatusBody = api.BatchStatus;
 
-/**
- * Polls GET /batch/{id}/status until no batch is 'processing'. One supplier's batches
- * apply in acceptance order, so it watches the first unfinished one and moves on.
- */
-export async function waitForBatches(
-  service: Pick<RunningService, 'baseUrl'>,
-  supplier: Supplier,
-  ids: string[],
-  options: { pollMs?: number; timeoutMs?: number } = {},
-): Promise<BatchStatusBody[]> {
-  const pollMs = options.pollMs ?? 25;
-  const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
-  const done: BatchStatusBody[] = [];
-  for (const id of ids) {
-    for (;;) {
-      const { body } = await call(service.baseUrl, 'GET', `/batch/${id}/status`, { headers: supplier.headers, expect: 200 });
-      if (body.status !== 'processing') {
-        done.push(body);
-        break;
-      }
-      if (Date.now() > deadline) throw new Error(`batch ${id} still processing after the timeout: ${JSON.stringify(body)}`);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
-  }
-  return done;
+/** Polls every batch's status until none is 'processing' (support/service.ts), every 25 ms for at most 30 minutes unless told. */
+export function waitForBatches(service: Pick<RunningService, 'baseUrl'>, supplier: Supplier, ids: string[], options: { pollMs?: number; timeoutMs?: number } = {}): Promise<BatchStatusBody[]> {
+  return api.waitForBatches(sendTo(service.baseUrl), supplier.headers, ids, { everyMs: options.pollMs ?? 25, timeoutMs: options.timeoutMs ?? 30 * 60_000 });
 }
 
 /** COPY ... FROM STDIN fed from an iterable of text chunks; returns the rows PostgreSQL reports. */

@@ -14,9 +14,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { postgresPool } from '../src/db/database.ts';
+import { freePort, waitForReady } from '../support/net.ts';
 import { call, checkBatches, createScratchDatabase, createSupplier, envInt, fmtInt, fmtMs, SERVICE_NODE_FLAGS, serverUrl, table, waitForBatches } from './lib.ts';
 
 const ENTRIES = envInt('BENCH_MEMORY_ENTRIES', 1_000_000);
@@ -26,17 +26,6 @@ const PRODUCTS = Math.ceil(ENTRIES / SIZES);
 const TARGET_GROWTH = 1.3;
 const log = (message: string) => console.log(`[bench] ${message}`);
 const productCode = (p: number) => `P${String(p).padStart(7, '0')}`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** VmHWM and VmRSS of a process, in MiB. */
 function memoryOf(pid: number) {
@@ -57,13 +46,7 @@ const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx',
 const exited = new Promise((resolve) => child.once('exit', resolve));
 const service = { baseUrl: `http://127.0.0.1:${port}`, adminToken };
 try {
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error('the service exited');
-    const ready = await fetch(`${service.baseUrl}/readyz`).then((r) => r.ok, () => false);
-    if (ready) break;
-    if (i > 600) throw new Error('the service did not become ready');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForReady(service.baseUrl, { gone: () => (child.exitCode !== null ? 'the service exited' : undefined), timeoutMs: 60_000, everyMs: 100 });
   const s = await createSupplier(service, 'MEMORY');
   const as = { headers: s.headers };
   await call(service.baseUrl, 'PUT', '/category', { ...as, body: { internalCode: 'C', name: 'C' }, expect: 200 });

@@ -1,120 +1,97 @@
-// npm run bench:orders: concurrent store users place orders of 20 lines for BENCH_SECONDS
-// (default 30) against the service on PostgreSQL; beside it, in the same run, the same
-// load against a bare Fastify route answering a fixed JSON. Prints orders/s, latency
-// percentiles and the ratio. The result is checked: every placement answered 200 and the
-// database holds exactly that many orders.
+// npm run bench:orders — a store of a realistic supplier (bench/store-supplier.ts: 10,000
+// products in 3 sizes, 20 price lists, 200 stores, 500 promotions) prices a 20-line cart
+// and places it as an order, against a bare Fastify route answering the cart's body.
+//
+// On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
+// it creates a scratch database, starts the real service in this process and loads the
+// supplier through the batch API. `wrk` (installed with apt-get when missing; a Lua
+// script sends the POST body and the Authorization header) then, from BENCH_CONNECTIONS
+// (default 32) connections, in BENCH_ROUNDS alternating rounds (default 3) of
+// BENCH_SECONDS each (default 5): `POST /app/stores/{id}/cart`, the bare route (a GET
+// answering the same body), and `POST /app/stores/{id}/orders` with the same lines. Each
+// figure is its median round. Checked: every answer was 200 and the database gained
+// exactly as many orders as were answered.
+// Targets (issue 18): cart ÷ bare ≥ 0.05 with p99 ≤ 100 ms; orders ÷ cart ≥ 0.5. The last
+// line is `cart_per_s=.. cart_p99_ms=.. cart_ratio=.. orders_per_second=.. p99_ms=.. ratio=..`.
 import Fastify from 'fastify';
-import { call, createScratchDatabase, createSupplier, envInt, fmtInt, serverUrl, startService, table, waitForBatches } from './lib.ts';
+import { sleep } from '../support/wait.ts';
+import { call, envInt, fmtInt, table, withBenchService } from './lib.ts';
+import { benchCart, loadStoreSupplier } from './store-supplier.ts';
+import { ensureWrk, wrk, type WrkResult } from './wrk.ts';
 
-const SECONDS = envInt('BENCH_SECONDS', 30);
-const CONCURRENCY = envInt('BENCH_CONCURRENCY', 16);
-const LINES = 20;
-const PRODUCTS = 200;
-const STORES = 50;
+const SECONDS = envInt('BENCH_SECONDS', 5);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32);
+const CART_TARGET = 0.05;
+const CART_P99_MS = 100;
+const ORDER_TARGET = 0.5;
+const log = (message: string) => console.log(`[bench] ${message}`);
+/** The service runs in this process: requests wrk left in flight must finish before the next load starts. */
+const settle = () => sleep(1000);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-/** Runs `CONCURRENCY` loops of `request` for `seconds`; answers the latencies of successes and the failures. */
-async function load(seconds: number, request: (worker: number, n: number) => Promise<boolean>) {
-  const latencies: number[] = [];
-  let failures = 0;
-  const deadline = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, worker) => {
-      for (let n = 0; performance.now() < deadline; n++) {
-        const started = performance.now();
-        if (await request(worker, n)) latencies.push(performance.now() - started);
-        else failures++;
-      }
-    }),
-  );
-  return { latencies: latencies.sort((a, b) => a - b), failures, seconds };
-}
-
-const scratch = await createScratchDatabase(serverUrl());
-const service = await startService(scratch.url);
-try {
-  const s = await createSupplier(service, 'ORDERS');
-  const admin = { authorization: `Bearer ${service.adminToken}` };
-  const base = service.baseUrl;
-  await call(base, 'PUT', '/category', { headers: s.headers, body: { internalCode: 'C', name: 'C' }, expect: 200 });
-  const seed: string[] = [];
-  seed.push(...(await call(base, 'POST', '/batch/brand', { headers: s.headers, body: [{ internalCode: 'B', name: 'B' }], expect: 202 })).body.batchId);
-  await waitForBatches(service, s, seed);
-  const products = Array.from({ length: PRODUCTS }, (_, i) => `P${i}`);
-  seed.push(...(await call(base, 'POST', '/batch/product', { headers: s.headers, body: { upsert: products.map((code) => ({ internalCode: code, name: code, brandInternalCode: 'B', categoryInternalCode: 'C' })) }, expect: 202 })).body.batchId);
-  await call(base, 'POST', '/pricelist', { headers: s.headers, body: { internalCode: 'PL' }, expect: 200 });
-  await waitForBatches(service, s, seed);
-  const stores = Array.from({ length: STORES }, (_, i) => ({ internalCode: `S${i}`, name: `Store ${i}`, priceListCode: 'PL' }));
-  const more = [
-    ...(await call(base, 'POST', '/batch/store', { headers: s.headers, body: { upsert: stores }, expect: 202 })).body.batchId,
-    ...(await call(base, 'POST', '/batch/pricelist', { headers: s.headers, body: { upsert: { products: products.map((code, i) => ({ priceListInternalCode: 'PL', productInternalCode: code, units: 1, price: 1000 + i })) } }, expect: 202 })).body.batchId,
-  ];
-  await waitForBatches(service, s, more);
-  // A realistic mix of promotions over the catalogue: discounts and bonuses of every kind.
-  for (let i = 0; i < 20; i++) {
-    const window = { start: '2020-01-01', end: '2099-12-31', enabled: true, name: `Promo ${i}` };
-    const few = products.slice(i * 10, i * 10 + 5).map((code) => ({ internalCode: code }));
-    await call(base, 'PUT', '/promotion/discount/multiple', { headers: s.headers, body: { ...window, internalCode: `D${i}`, products: few, discountTiersData: [{ min: 5, max: 19, discountPercentage: 5 }, { min: 20, discountPercentage: 10 }] }, expect: 200 });
-    await call(base, 'PUT', '/promotion/bonus/crossed', { headers: s.headers, body: { ...window, internalCode: `G${i}`, products: few, bonusTierData: { quantityRequired: 10, quantityGiven: 1, units: 1, productInternalCode: products[(i + 1) % PRODUCTS] } }, expect: 200 });
+ensureWrk();
+await withBenchService(log, async ({ service, pool }) => {
+  const { storeId, token, products } = await loadStoreSupplier(service, log);
+  const headers = { authorization: `Bearer ${token}` };
+  const lines = benchCart(products);
+  const cartUrl = `${service.baseUrl}/app/stores/${storeId}/cart`;
+  const sample = await call(service.baseUrl, 'POST', `/app/stores/${storeId}/cart`, { headers, body: { lines }, expect: 200 });
+  const priced = sample.body;
+  if (priced.lines.some((l: object) => 'error' in l) || priced.discounts.length + priced.rewards.length === 0) {
+    throw new Error(`the bench cart should price every line and earn promotions: ${JSON.stringify(priced).slice(0, 400)}`);
   }
-  const tokens: string[] = [];
-  const storeIds: number[] = [];
-  for (let i = 0; i < CONCURRENCY; i++) {
-    const phone = `+5730000${String(i).padStart(5, '0')}`;
-    await call(base, 'POST', `/store/S${i % STORES}/add/user`, { headers: s.headers, body: { users: [{ phone }] }, expect: 200 });
-    const token = (await call(base, 'POST', '/admin/store-users/token', { headers: admin, body: { phone }, expect: 200 })).body.access_token;
-    tokens.push(token);
-    storeIds.push((await call(base, 'GET', '/app/me', { headers: { authorization: `Bearer ${token}` }, expect: 200 })).body.stores[0].id);
-  }
+  log(`cart priced in ${sample.ms.toFixed(0)} ms: total ${priced.total}, ${priced.discounts.length} discounts, ${priced.rewards.length} rewards`);
 
-  // Warm up, then the timed run.
-  const place = async (worker: number, n: number) => {
-    const lines = Array.from({ length: LINES }, (_, k) => ({ productInternalCode: products[(worker * 7 + n * 3 + k * 11) % PRODUCTS]!, units: 1, quantity: 1 + ((n + k) % 12) }));
-    const unique = [...new Map(lines.map((l) => [l.productInternalCode, l])).values()];
-    const res = await fetch(`${base}/app/stores/${storeIds[worker]}/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[worker]}` },
-      body: JSON.stringify({ lines: unique }),
-    });
-    await res.arrayBuffer();
-    return res.status === 200;
-  };
-  await load(2, place);
-  const before = Number((await service.deps.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const orders = await load(SECONDS, place);
-  const after = Number((await service.deps.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  if (orders.failures > 0) throw new Error(`${orders.failures} placements failed`);
-  if (after - before !== orders.latencies.length) throw new Error(`placed ${orders.latencies.length} orders but the database gained ${after - before}`);
-
-  // Baseline: a bare Fastify route answering a fixed JSON, same client, same concurrency.
   const bare = Fastify({ logger: false });
-  bare.get('/fixed', async () => ({ status: 'ok', items: [1, 2, 3] }));
+  bare.get('/fixed', async () => priced);
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/fixed`;
-  const baseline = await load(SECONDS, async () => {
-    const res = await fetch(bareUrl);
-    await res.arrayBuffer();
-    return res.status === 200;
-  });
-  await bare.close();
+  const countOrders = async () => Number((await pool.query('select count(*)::int as n from orders')).rows[0].n);
 
-  const rate = (r: typeof orders) => r.latencies.length / r.seconds;
+  const rounds: { cart: WrkResult; bare: WrkResult; orders: WrkResult }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const cart = await wrk({ url: cartUrl, method: 'POST', headers, body: { lines }, seconds: SECONDS, connections: CONNECTIONS });
+    await settle();
+    const baseline = await wrk({ url: bareUrl, seconds: SECONDS, connections: CONNECTIONS });
+    const before = await countOrders();
+    const orders = await wrk({ url: `${service.baseUrl}/app/stores/${storeId}/orders`, method: 'POST', headers, body: { lines }, seconds: SECONDS, connections: CONNECTIONS });
+    await settle();
+    const gained = (await countOrders()) - before;
+    for (const [what, r] of [['cart', cart], ['bare', baseline], ['orders', orders]] as const) {
+      if (r.failures > 0) throw new Error(`${what}: ${r.failures} answers were not 2xx (of ${r.requests})`);
+    }
+    // wrk counts answers it read to the end; an order placed as wrk stops may be unread.
+    if (gained < orders.requests || gained > orders.requests + CONNECTIONS) throw new Error(`wrk counted ${orders.requests} orders placed, the database gained ${gained}`);
+    log(`round ${round}/${ROUNDS}: cart ${fmtInt(cart.perSecond)}/s (p99 ${cart.p99Ms.toFixed(1)} ms), bare ${fmtInt(baseline.perSecond)}/s, orders ${fmtInt(orders.perSecond)}/s (p99 ${orders.p99Ms.toFixed(1)} ms)`);
+    rounds.push({ cart, bare: baseline, orders });
+  }
+  await bare.close();
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  const cartPerS = median(rounds.map((r) => r.cart.perSecond));
+  const barePerS = median(rounds.map((r) => r.bare.perSecond));
+  const ordersPerS = median(rounds.map((r) => r.orders.perSecond));
+  const cartP99 = median(rounds.map((r) => r.cart.p99Ms));
+  const ordersP99 = median(rounds.map((r) => r.orders.p99Ms));
+  const cartRatio = cartPerS / barePerS;
+  const orderRatio = ordersPerS / cartPerS;
+  const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log('');
   console.log(
     table(
-      ['measure', 'value'],
+      ['measure', 'value', 'target'],
       [
-        ['orders placed (20 lines each)', fmtInt(orders.latencies.length)],
-        ['orders/s', rate(orders).toFixed(1)],
-        ['order p50 / p99', `${percentile(orders.latencies, 50).toFixed(1)} ms / ${percentile(orders.latencies, 99).toFixed(1)} ms`],
-        ['bare Fastify requests/s', fmtInt(rate(baseline))],
-        ['bare p50 / p99', `${percentile(baseline.latencies, 50).toFixed(1)} ms / ${percentile(baseline.latencies, 99).toFixed(1)} ms`],
-        ['ratio orders ÷ bare', (rate(orders) / rate(baseline)).toFixed(4)],
+        ['POST /app/stores/{id}/cart (20 lines)', `${cartPerS.toFixed(1)} carts/s`, ''],
+        ['  p99', `${cartP99.toFixed(1)} ms`, `≤ ${CART_P99_MS} ms ${mark(cartP99 <= CART_P99_MS)}`],
+        ['bare Fastify route, same body', `${fmtInt(barePerS)} requests/s`, ''],
+        ['cart ÷ bare', cartRatio.toFixed(4), `≥ ${CART_TARGET} ${mark(cartRatio >= CART_TARGET)}`],
+        ['POST /app/stores/{id}/orders (same lines)', `${ordersPerS.toFixed(1)} orders/s`, ''],
+        ['  p99', `${ordersP99.toFixed(1)} ms`, ''],
+        ['orders ÷ cart', orderRatio.toFixed(3), `≥ ${ORDER_TARGET} ${mark(orderRatio >= ORDER_TARGET)}`],
+        ['rounds (cart ÷ bare, orders ÷ cart)', rounds.map((r) => `${(r.cart.perSecond / r.bare.perSecond).toFixed(4)}/${(r.orders.perSecond / r.cart.perSecond).toFixed(2)}`).join(', '), ''],
       ],
     ),
   );
-  console.log(`orders_per_second=${rate(orders).toFixed(1)} p99_ms=${percentile(orders.latencies, 99).toFixed(1)} ratio=${(rate(orders) / rate(baseline)).toFixed(4)}`);
-} finally {
-  await service.stop();
-  await scratch.drop();
-}
+  console.log(
+    `cart_per_s=${cartPerS.toFixed(1)} cart_p99_ms=${cartP99.toFixed(1)} cart_ratio=${cartRatio.toFixed(4)} orders_per_second=${ordersPerS.toFixed(1)} p99_ms=${ordersP99.toFixed(1)} ratio=${orderRatio.toFixed(3)}`,
+  );
+});

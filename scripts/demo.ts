@@ -1,4 +1,4 @@
-// npm run demo: the whole integration flow of supplier-api.md against a live service,
+// npm run demo: the whole supplier integration flow against a live service,
 // step by step, with the SDK (src/client) and a webhook receiver of its own.
 //
 //   npm run demo                                      its own service on a temporary PGlite folder
@@ -24,7 +24,7 @@ process.once('SIGINT', () => {
   void Promise.allSettled([receiver.stop(), target?.stop()]).then(() => process.exit(130));
 });
 try {
-  console.log("Surtido demo: supplier-api.md's integration flow, from the first token to a closed ticket.");
+  console.log("Surtido demo: the supplier integration flow, from the first token to a closed ticket.");
   target = process.env.SURTIDO_URL ? await connectToService(process.env.SURTIDO_URL, process.env.ADMIN_TOKEN) : await startOwnService(process.env.DATABASE_URL || undefined);
   await receiver.start();
   console.log(`  service           ${target.description}`);

@@ -14,10 +14,12 @@
 // lost. Prints throughput, latency and the CPU each process used. Exits 1 otherwise.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { freePort } from '../support/net.ts';
+import { sleep } from '../support/wait.ts';
 import { LoadClient } from './faults/client.ts';
 import { checkBatches, checkEvents, checkLosses, createSupplier, drain, every, installAudit, lossTable, openTicket, placeOrder, read, sendBatch, type SupplierFixture } from './faults/fixture.ts';
 import {
-  createScratch, fmtMs, freePort, log, migrate, percentile, printMachine, query, runScript, serviceEnv, startProcess, stopProcess, table, Verdicts, waitForReady, type ServiceProcess,
+  createScratch, fmtMs, log, migrate, percentile, printMachine, query, runScript, serviceEnv, startProcess, stopProcess, table, Verdicts, waitForReady, type ServiceProcess,
 } from './faults/lib.ts';
 import { Receiver } from './faults/receiver.ts';
 
@@ -88,7 +90,7 @@ await runScript('scale-out', async (onCleanup) => {
   started = true;
   const sampler = (async () => {
     while (sampling) {
-      await new Promise((r) => setTimeout(r, 1000));
+      await sleep(1000);
       await sampleBackends().catch(() => {});
     }
   })();
@@ -121,7 +123,7 @@ await runScript('scale-out', async (onCleanup) => {
     select (extract(epoch from max(finished_at) - min(started_at)) * 1000)::float8 as ms, sum(completed)::int as items,
            percentile_cont(0.5) within group (order by extract(epoch from finished_at - created_at)) * 1000 as p50_ms,
            percentile_cont(0.99) within group (order by extract(epoch from finished_at - created_at)) * 1000 as p99_ms
-    from batches where endpoint = '/batch/pricelist' and items->0->'item'->>'priceListInternalCode' = 'LOAD'`);
+    from batches where id::text = any($1)`, [batches.loadBatchIds]);
   const unhandled = processes.reduce((n, p) => n + p.count(/unhandled error/), 0);
   const alive = processes.filter((p) => p.alive()).length;
 

@@ -1,29 +1,37 @@
 // buildApp(deps): the Fastify instance with every plugin and module route. It never
-// listens: src/main/api.ts does, and tests call app.inject.
+// listens: src/main/cli.ts does (for `serve` and `api`), and tests call app.inject.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { apiDocument } from './api-document.ts';
 import type { Deps } from './deps.ts';
+import { registerAudit } from './http/audit.ts';
 import { registerAuth } from './http/auth.ts';
 import { registerErrorHandling, sendProblem } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.routes.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan, registerLimits, serverTimeouts, tooDeep, trustProxyOption } from './http/limits.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { loggerOptions } from './http/logging.ts';
+import { registerRequestMetrics } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { markIfStorable, validatorCompiler } from './http/validation.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { batchRoutes } from './modules/batch/batch.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { imageRoutes } from './modules/images/images.routes.ts';
 import { grouperRoutes } from './modules/groupers/groupers.routes.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
-import { storefrontRoutes } from './modules/storefront/storefront.routes.ts';
+import { shopRoutes } from './http/shop.routes.ts';
+import { demoImageRoutes } from './http/demo-images.routes.ts';
 import { priceListRoutes } from './modules/pricelists/pricelists.routes.ts';
 import { promotionRoutes } from './modules/promotions/promotions.routes.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
-import { storeUserRoutes } from './modules/store-users/store-users.routes.ts';
+import { signInRoutes } from './modules/store-app/store-app.me.routes.ts';
+import { storeAppRoutes } from './modules/store-app/store-app.routes.ts';
+import { messageRoutes } from './modules/messages/messages.routes.ts';
 import { storeRoutes } from './modules/stores/stores.routes.ts';
-import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
-import { ticketAppRoutes } from './modules/tickets/tickets.app.routes.ts';
+import { supplierRoutes } from './modules/suppliers/suppliers.routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
@@ -35,10 +43,14 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    logger: options.logger ?? loggerOptions(deps.config),
     // Requests are not logged one line each (a quarter of the throughput); errors and slow requests are.
     logController: new LogController({ disableRequestLogging: true }),
+    // Each route gets its own limit when it is added (src/http/limits.ts); this is the default.
     bodyLimit: deps.config.bodyLimitBytes,
+    ...serverTimeouts(deps.config),
+    // Whose X-Forwarded-For is believed for request.ip (TRUST_PROXY; none by default).
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: false,
     genReqId: (request) => {
       const sent = request.headers['x-request-id'];
@@ -46,14 +58,21 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     },
     return503OnClosing: true,
   });
+  // First, so that every route and hook after it is inside the request's span.
+  if (deps.tracing) await app.register(deps.tracing.fastifyPlugin);
   app.setValidatorCompiler(validatorCompiler);
-  // Bodies are JSON only (conventions.md): anything else is a 415, not a string to validate.
+  // Bodies are JSON only (docs/conventions.md): anything else is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
   // Fastify's own JSON parsing (prototype poisoning refused), plus a look at the raw text
   // that spares the validator a walk through every string of a clean body (validation.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // An empty body is no body: the validator reads it as `{}` (validation.ts).
+    if (/^\s*$/.test(body as string)) return done(null, undefined);
+    // Refused before JSON.parse builds it: no later walk of the value (the NUL check, the
+    // validator, the idempotency hash) can then run out of stack.
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) return done(tooDeep(request.routeOptions.config?.batch === true), undefined);
     parseJson(request, body as string, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       markIfStorable(body as string, value);
@@ -73,10 +92,22 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     }
   });
 
+  registerRequestMetrics(app, deps);
+  // A write this process answers is seen by its next store-side read: the store cache is
+  // forgotten before the answer leaves (other processes hear the write's NOTIFY). Routes
+  // that write nothing the store side reads (a cart, an order) say so with keepsStoreCache.
+  app.addHook('onSend', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    if ((request.routeOptions.config as { keepsStoreCache?: boolean } | undefined)?.keepsStoreCache) return;
+    deps.storeCache.forget();
+  });
+
   registerErrorHandling(app);
+  registerLimits(app, deps.config);
   registerAuth(app, deps);
+  registerAudit(app, { strict: deps.config.env === 'test' });
   registerIdempotency(app, deps);
-  await registerOpenApi(app);
+  await registerOpenApi(app, apiDocument());
 
   await app.register(healthRoutes(deps, () => draining));
   await app.register(authRoutes(deps));
@@ -87,14 +118,17 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(grouperRoutes(deps));
   await app.register(stockRoutes(deps));
   await app.register(storeRoutes(deps));
+  await app.register(supplierRoutes(deps));
   await app.register(promotionRoutes(deps));
   await app.register(imageRoutes(deps));
-  await app.register(storeUserRoutes(deps));
+  await app.register(messageRoutes(deps));
+  await app.register(signInRoutes(deps));
   await app.register(ticketRoutes(deps));
-  await app.register(ticketAppRoutes(deps));
-  await app.register(notificationRoutes(deps));
   await app.register(webhookRoutes(deps));
   await app.register(orderRoutes(deps));
-  await app.register(storefrontRoutes(deps));
+  await app.register(storeAppRoutes(deps));
+  await app.register(auditRoutes(deps));
+  await app.register(shopRoutes(deps));
+  if (deps.config.demoSupplier && deps.config.env === 'development') await app.register(demoImageRoutes);
   return app;
 }

@@ -1,205 +1,489 @@
-// The only reader of process.env. Every setting is parsed once, at start, into a
-// frozen typed object; a malformed value stops the start with a message naming it.
+// The only reader of process.env. Every setting is declared once below: its variable, how
+// it is read (type, bounds, default), what it means, and, by the key it sits under, the
+// Config field it feeds. The Config type, loadConfig and README's settings table
+// (`npm run docs:settings`) all come from these declarations. Every setting is read once,
+// at start, into a frozen typed object; a malformed value stops the start with a message
+// naming it. The builders are in src/config/declare.ts.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
+import {
+  bool,
+  ConfigError,
+  derived,
+  group,
+  int,
+  nodeEnvOf,
+  oneOf,
+  readSettings,
+  renderSettingsTable as renderTable,
+  setting,
+  text,
+  url,
+  wholeNumber,
+  type Env,
+  type Values,
+} from './config/declare.ts';
 
-export interface Config {
-  readonly env: 'development' | 'production' | 'test';
-  readonly port: number;
-  readonly host: string;
-  readonly databaseUrl: string | undefined;
-  /** PostgreSQL: run statements as named prepared statements (off behind PgBouncer's transaction mode before 1.21). */
-  readonly databasePreparedStatements: boolean;
-  readonly dataDir: string;
-  readonly adminToken: string;
-  /** True when ADMIN_TOKEN was not set and one was generated for this run. */
-  readonly adminTokenGenerated: boolean;
-  readonly allowPrivateAddresses: boolean;
-  readonly publicUrl: string;
-  readonly timezone: string;
-  /** Digits of the currency's smallest unit: amounts a store pays are rounded to it. */
-  readonly currencyDecimals: number;
-  readonly rateLimitRps: number;
-  readonly rateLimitBurst: number;
-  readonly loginRateLimitPerMinute: number;
-  readonly tokenTtlSeconds: number;
-  readonly storeTokenTtlSeconds: number;
-  readonly jwtSecret: string | undefined;
-  readonly bodyLimitBytes: number;
-  readonly maxBatchRequestItems: number;
-  readonly batchSize: number;
-  readonly batchChunkSize: number;
-  readonly batchLeaseSeconds: number;
-  readonly batchRetentionDays: number;
-  readonly workerConcurrency: number;
-  readonly workerPollMs: number;
-  readonly shutdownTimeoutMs: number;
-  readonly logLevel: string;
-  readonly demoSupplier: boolean;
-  readonly imageMaxBytes: number;
-  readonly imageTimeoutMs: number;
-  readonly imageConcurrency: number;
-  /** Where stored images go: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/images. */
-  readonly s3: S3Settings | undefined;
-  /** How long one webhook attempt may take (connect, answer and body). */
-  readonly webhookTimeoutMs: number;
-  /** Webhook deliveries one worker process sends at once. */
-  readonly webhookConcurrency: number;
-  /** Webhook deliveries one supplier may have in flight at once, across every worker process. */
-  readonly webhookSupplierConcurrency: number;
-  /** How long a dispatcher's claim on a delivery lasts; longer than the timeout. */
-  readonly webhookLeaseSeconds: number;
-}
+export { ConfigError };
 
-export interface S3Settings {
-  readonly bucket: string;
-  /** Unset: AWS's own endpoint for the region. */
-  readonly endpoint: string | undefined;
-  readonly region: string;
-  /** Unset: the AWS SDK's default credential chain (environment, profile, instance role). */
-  readonly accessKeyId: string | undefined;
-  readonly secretAccessKey: string | undefined;
-  readonly forcePathStyle: boolean;
-}
+const MiB = 1024 * 1024;
+const mib = (bytes: number) => `${bytes / MiB} MiB`;
 
-export class ConfigError extends Error {}
+const port = int({ name: 'PORT', default: 3000, min: 0, max: 65535, doc: 'the port the API listens on' });
+const host = text({ name: 'HOST', default: '127.0.0.1', doc: 'the address the API listens on' });
 
-type Env = Record<string, string | undefined>;
-
-function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function isValidTimezone(tz: string): boolean {
+function isKnown(check: () => unknown): boolean {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    check();
     return true;
   } catch {
-    return false; // Intl throws RangeError for an unknown zone: that is the answer.
+    return false; // Intl throws RangeError for an unknown zone, code or a malformed tag: that is the answer.
   }
 }
 
-function s3Settings(env: Env): S3Settings | undefined {
-  const bucket = env.S3_BUCKET || undefined;
-  const named = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'].filter((n) => env[n]);
-  if (!bucket) {
-    if (named.length > 0) throw new ConfigError(`S3_BUCKET is required when ${named.join(', ')} ${named.length > 1 ? 'are' : 'is'} set`);
-    return undefined;
+/**
+ * TRUST_PROXY: unset or false, none; a whole number, that many proxy hops in front of the
+ * service; otherwise a comma-separated list of addresses, CIDR ranges, or proxy-addr's
+ * names (loopback, linklocal, uniquelocal). `true` (believe any sender) is refused: every
+ * client could then choose its own address and escape the per-address limits.
+ */
+function trustProxy(value: string | undefined): false | number | string[] {
+  const raw = (value ?? '').trim();
+  if (raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^\d+$/.test(raw)) return wholeNumber('TRUST_PROXY', raw, 1, 32);
+  if (/^(true|yes|on)$/i.test(raw)) {
+    throw new ConfigError('TRUST_PROXY=true would believe any client about its own address; name the proxies (addresses or CIDRs) or give a hop count');
   }
-  const endpoint = env.S3_ENDPOINT || undefined;
-  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint)) throw new ConfigError(`S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
-  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
-  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
-  return Object.freeze({
-    bucket,
-    endpoint,
-    region: env.S3_REGION || 'us-east-1',
-    accessKeyId,
-    secretAccessKey,
-    forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
-  });
+  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) continue;
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new ConfigError(`TRUST_PROXY must be false, a hop count, or addresses and CIDR ranges separated by commas; "${entry}" is none of these`);
+  }
+  return entries;
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
-  const production = nodeEnv === 'production';
-  const port = int(env, 'PORT', 3000, 0, 65535);
-  const host = env.HOST || '127.0.0.1';
+/** "X is required when A, B are set". */
+function requiredWhen(required: string, given: readonly string[]): ConfigError {
+  return new ConfigError(`${required} required when ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set`);
+}
 
-  const databaseUrl = env.DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
-  }
+const settings = {
+  port,
+  host,
+  databaseUrl: text({
+    name: 'DATABASE_URL',
+    doc: 'PostgreSQL connection string; unset: embedded PGlite',
+    check: (v) => /^postgres(ql)?:\/\//.test(v),
+    must: 'be a postgres:// or postgresql:// connection string',
+    secret: true,
+  }),
+  databasePreparedStatements: bool({
+    name: 'DATABASE_PREPARED_STATEMENTS',
+    default: true,
+    doc: 'PostgreSQL: run statements as named prepared statements; `false` behind PgBouncer older than 1.21 in transaction mode ([docs/scaling.md](docs/scaling.md))',
+  }),
+  dataDir: text({ name: 'DATA_DIR', default: './data', map: (v) => path.resolve(v), doc: 'embedded database, stored images and other local state' }),
+  adminToken: setting({
+    name: 'ADMIN_TOKEN',
+    doc: "the admin API's bearer token (16+ characters)",
+    shown: 'generated and printed in development; required in production',
+    secret: true,
+    parse: (raw, ctx): string => {
+      if (raw === undefined) {
+        if (ctx.production) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production');
+        return `adm_${randomBytes(24).toString('base64url')}`;
+      }
+      if (raw.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long');
+      return raw;
+    },
+  }),
+  /** True when ADMIN_TOKEN was not set and one was generated for this run. */
+  adminTokenGenerated: derived((env) => !env.ADMIN_TOKEN),
+  env: setting({
+    name: 'NODE_ENV',
+    doc: '`production` turns off the demo supplier and the generated admin token',
+    shown: '`development`',
+    parse: nodeEnvOf,
+  }),
+  demoSupplier: bool({
+    name: 'DEMO_SUPPLIER',
+    default: true,
+    offInProduction: true,
+    doc: 'whether an empty database gets the demo supplier at start (never in production)',
+  }),
+  allowPrivateAddresses: bool({
+    name: 'ALLOW_PRIVATE_ADDRESSES',
+    default: (ctx) => !ctx.production,
+    shown: '`true` in development, `false` in production',
+    doc: 'whether webhooks and image downloads may reach private addresses',
+  }),
+  publicUrl: text({
+    name: 'PUBLIC_URL',
+    default: (ctx) => `http://${ctx.read(host)}:${ctx.read(port)}`,
+    shown: '`http://HOST:PORT`',
+    check: (v) => isKnown(() => new URL(v)),
+    must: 'be an absolute URL',
+    map: (v) => v.replace(/\/+$/, ''),
+    doc: 'base URL of links the service hands out',
+  }),
+  timezone: text({
+    name: 'TIMEZONE',
+    default: 'UTC',
+    check: (v) => isKnown(() => new Intl.DateTimeFormat('en-US', { timeZone: v })),
+    must: 'be a known IANA time zone',
+    doc: "the platform's timezone for calendar dates",
+  }),
+  rateLimitRps: int({ name: 'RATE_LIMIT_RPS', default: 100, min: 1, doc: 'requests per second per API key (credential)' }),
+  rateLimitBurst: int({ name: 'RATE_LIMIT_BURST', default: 200, min: 1, doc: 'requests an API key may send at once, saved up while it is idle (the burst)' }),
+  loginRateLimitPerMinute: int({
+    name: 'LOGIN_RATE_LIMIT_PER_MINUTE',
+    default: 10,
+    min: 1,
+    doc: '`POST /login`: successful logins per API key, and failed ones per API key and client address, counted apart',
+  }),
+  authRateLimitPerMinute: int({
+    name: 'AUTH_RATE_LIMIT_PER_MINUTE',
+    default: 30,
+    min: 1,
+    doc: '`POST /app/auth/code` and `POST /app/auth/token`: requests per client address, each route counted apart',
+  }),
+  rateLimitMaxKeys: int({
+    name: 'RATE_LIMIT_MAX_KEYS',
+    default: 10_000,
+    min: 10,
+    max: 10_000_000,
+    doc: 'keys one rate limiter keeps at most (at the cap, resting buckets are dropped first; [docs/security.md](docs/security.md))',
+  }),
+  /** Which proxies' X-Forwarded-For is believed for the client address: none (false), a hop count, or addresses/CIDRs. */
+  trustProxy: setting({
+    name: 'TRUST_PROXY',
+    doc: 'whose `X-Forwarded-For` gives the client address: `false`, a hop count, or proxy addresses and CIDR ranges separated by commas (`true` is refused)',
+    shown: '`false`',
+    parse: trustProxy,
+  }),
+  tokenTtlSeconds: int({ name: 'TOKEN_TTL_SECONDS', default: 3600, min: 1, doc: 'access token lifetime' }),
+  jwtSecret: text({
+    name: 'JWT_SECRET',
+    minLength: 32,
+    secret: true,
+    doc: 'token signing key (32+ characters); unset: one is generated once and kept in the database',
+  }),
+  bodyLimitBytes: int({ name: 'BODY_LIMIT_BYTES', default: MiB, min: 1024, shownAs: mib, doc: 'request body limit of ordinary JSON routes' }),
+  batchBodyLimitBytes: int({
+    name: 'BATCH_BODY_LIMIT_BYTES',
+    default: 32 * MiB,
+    min: 1024,
+    shownAs: mib,
+    doc: 'request body limit of batch endpoints and file imports (`/batch/*`, `/order/bulk-import`)',
+  }),
+  signInBodyLimitBytes: int({
+    name: 'SIGN_IN_BODY_LIMIT_BYTES',
+    default: 4096,
+    min: 512,
+    max: MiB,
+    doc: 'request body limit of `/login` and `/app/auth/*`',
+  }),
+  requestTimeoutMs: int({
+    name: 'REQUEST_TIMEOUT_MS',
+    default: 60_000,
+    min: 0,
+    max: 3_600_000,
+    doc: 'time a client has to send a whole request, headers and body (`0`: none); a slow client is answered 408 and disconnected',
+  }),
+  headersTimeoutMs: int({
+    name: 'HEADERS_TIMEOUT_MS',
+    default: 10_000,
+    min: 100,
+    max: 600_000,
+    doc: "time a client has to send a request's headers (at most `REQUEST_TIMEOUT_MS`); a slow client is answered 408 and disconnected",
+  }),
+  keepAliveTimeoutMs: int({
+    name: 'KEEP_ALIVE_TIMEOUT_MS',
+    default: 72_000,
+    min: 100,
+    max: 3_600_000,
+    doc: 'how long an idle keep-alive connection stays open between requests',
+  }),
+  connectionTimeoutMs: int({
+    name: 'CONNECTION_TIMEOUT_MS',
+    default: 120_000,
+    min: 0,
+    max: 3_600_000,
+    doc: 'a connection with no traffic either way for this long is closed (`0`: never)',
+  }),
+  maxBatchRequestItems: int({ name: 'MAX_BATCH_REQUEST_ITEMS', default: 50_000, min: 1, doc: 'items one batch request may hold' }),
+  batchSize: int({ name: 'BATCH_SIZE', default: 5_000, min: 1, max: 100_000, doc: 'items per batch (a larger request is split into several batches)' }),
+  batchChunkSize: int({ name: 'BATCH_CHUNK_SIZE', default: 2_500, min: 1, max: 100_000, doc: 'items a worker applies in one transaction' }),
+  batchLeaseSeconds: int({ name: 'BATCH_LEASE_SECONDS', default: 30, min: 1, doc: "how long a worker's claim on a batch lasts without renewal" }),
+  /** What the retention job keeps (src/modules/retention, docs/operations.md); days 0 keep a kind for ever. */
+  retention: {
+    intervalMinutes: int({
+      name: 'RETENTION_INTERVAL_MINUTES',
+      default: 60,
+      min: 1,
+      max: 7 * 24 * 60,
+      doc: 'how often each worker process runs the retention job (and once at start) ([docs/operations.md](docs/operations.md#retention))',
+    }),
+    chunkSize: int({
+      name: 'RETENTION_CHUNK_SIZE',
+      default: 5_000,
+      min: 1,
+      max: 100_000,
+      doc: 'rows one delete statement of the retention job removes at most (fewer for batches and images, whose rows weigh more)',
+    }),
+    batchDays: int({
+      name: 'BATCH_RETENTION_DAYS',
+      default: 30,
+      doc: 'days finished batches (and their item results) are kept after they finish; `0` keeps them for ever',
+    }),
+    webhookDays: int({
+      name: 'WEBHOOK_RETENTION_DAYS',
+      default: 30,
+      doc: 'days delivered and failed webhook deliveries (and their attempts) are kept after they finish, and events no delivery refers to; `0` for ever',
+    }),
+    // Kept at least two days: a key answers replays for 24 hours (src/http/idempotency.ts).
+    idempotencyDays: int({
+      name: 'IDEMPOTENCY_RETENTION_DAYS',
+      default: 2,
+      min: 2,
+      doc: 'days `Idempotency-Key` records are kept (at least 2: a key answers replays for 24 hours)',
+    }),
+    signInCodeDays: int({ name: 'SIGN_IN_CODE_RETENTION_DAYS', default: 7, doc: 'days sign-in codes are kept after they expire (used or not); `0` for ever' }),
+    imageDays: int({
+      name: 'IMAGE_RETENTION_DAYS',
+      default: 7,
+      doc: 'days an image no brand, category, product or promotion names any more is kept (row and files); `0` for ever',
+    }),
+    auditDays: int({ name: 'AUDIT_RETENTION_DAYS', default: 365, doc: 'days audit entries are kept; `0` for ever' }),
+    messageDays: int({
+      name: 'MESSAGE_RETENTION_DAYS',
+      default: 30,
+      doc: 'days messages that are done (sent, failed, dropped) and their attempts are kept; `0` for ever',
+    }),
+  },
+  workerConcurrency: int({ name: 'WORKER_CONCURRENCY', default: 2, min: 1, max: 64, doc: 'batches one worker process applies at once' }),
+  workerPollMs: int({ name: 'WORKER_POLL_MS', default: 500, min: 10, doc: 'how often an idle worker looks for work' }),
+  shutdownTimeoutMs: int({ name: 'SHUTDOWN_TIMEOUT_MS', default: 20_000, min: 100, doc: 'drain deadline after SIGTERM' }),
+  logLevel: oneOf({
+    name: 'LOG_LEVEL',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: (ctx) => (ctx.nodeEnv === 'test' ? 'silent' : 'info'),
+    shown: '`info` (`silent` when `NODE_ENV=test`)',
+    doc: 'log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
+  }),
+  logFormat: oneOf({
+    name: 'LOG_FORMAT',
+    values: ['json', 'pretty'],
+    default: (ctx) => (ctx.stdoutIsTTY && !ctx.production ? 'pretty' : 'json'),
+    shown: '`pretty` at a terminal in development, else `json`',
+    doc: '`json` (one object a line) or `pretty` (readable lines, pino-pretty)',
+  }),
+  logSlowRequestMs: int({
+    name: 'LOG_SLOW_REQUEST_MS',
+    default: 1000,
+    doc: 'a request slower than this gets one log line (method, route pattern, status, ms); `0`: none',
+  }),
+  /** Where a worker-only process serves /metrics; when set, API processes serve it there too instead of on PORT. */
+  metricsPort: int({
+    name: 'METRICS_PORT',
+    min: 0,
+    max: 65535,
+    shown: 'unset: API processes serve it on `PORT`, a worker alone serves none',
+    doc: "serve `GET /metrics` on this port (on `HOST`) instead of the API's; how a `worker` process is scraped",
+  }),
+  metricsToken: text({
+    name: 'METRICS_TOKEN',
+    minLength: 16,
+    secret: true,
+    shown: 'unset: open',
+    doc: '`/metrics` asks for `Authorization: Bearer <token>` (16+ characters)',
+  }),
+  otlpEndpoint: url({
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    shown: 'unset: off, nothing of it loaded',
+    doc: "OpenTelemetry collector's OTLP/HTTP base URL (`/v1/traces` is appended); set, tracing is on",
+  }),
+  otelServiceName: text({ name: 'OTEL_SERVICE_NAME', default: 'surtido', doc: '`service.name` of the exported spans' }),
+  currencyDecimals: int({
+    name: 'CURRENCY_DECIMALS',
+    default: 2,
+    max: 4,
+    doc: "digits of the currency's smallest unit; amounts stores pay are rounded to it",
+  }),
+  currency: text({
+    name: 'CURRENCY',
+    default: 'COP',
+    check: (v) => /^[A-Z]{3}$/.test(v) && isKnown(() => new Intl.NumberFormat('en', { style: 'currency', currency: v })),
+    must: 'be an ISO 4217 code such as COP',
+    doc: "the platform's currency (ISO 4217), for showing money in the store app",
+  }),
+  locale: text({
+    name: 'LOCALE',
+    default: 'es-CO',
+    check: (v) => isKnown(() => Intl.getCanonicalLocales(v)),
+    must: 'be a BCP 47 language tag such as es-CO',
+    map: (v) => Intl.getCanonicalLocales(v)[0]!,
+    doc: "the apps' default language and number format (BCP 47); the browser's language may choose Spanish, Portuguese (Brazil) or English instead",
+  }),
+  storeTokenTtlSeconds: int({
+    name: 'STORE_TOKEN_TTL_SECONDS',
+    default: 7 * 24 * 3600,
+    min: 60,
+    shownAs: (s) => `\`${s}\` (${s / 86_400} days)`,
+    doc: 'store-user access token lifetime',
+  }),
+  storeCacheTtlMs: int({
+    name: 'STORE_CACHE_TTL_MS',
+    default: 60_000,
+    max: 3_600_000,
+    doc: "how long an API process keeps the store side's catalogue, promotions and store contexts in memory; every change is heard at once through `NOTIFY` (src/modules/store-app/README.md), so this only bounds a lost notification; `0` reads the database on every request",
+  }),
+  imageMaxBytes: int({ name: 'IMAGE_MAX_BYTES', default: 15 * MiB, min: 1, shownAs: mib, doc: 'largest image downloaded' }),
+  imageTimeoutMs: int({ name: 'IMAGE_TIMEOUT_MS', default: 15_000, min: 100, doc: 'deadline of one image download (redirects included)' }),
+  imageConcurrency: int({ name: 'IMAGE_CONCURRENCY', default: 2, min: 1, max: 64, doc: 'image downloads one worker process runs at once' }),
+  webhookTimeoutMs: int({
+    name: 'WEBHOOK_TIMEOUT_MS',
+    default: 15_000,
+    min: 10,
+    max: 300_000,
+    doc: 'deadline of one webhook attempt (connect, answer and body)',
+  }),
+  webhookConcurrency: int({ name: 'WEBHOOK_CONCURRENCY', default: 16, min: 1, max: 256, doc: 'webhook deliveries one worker process sends at once' }),
+  webhookLeaseSeconds: int({
+    name: 'WEBHOOK_LEASE_SECONDS',
+    default: 60,
+    min: 1,
+    max: 3600,
+    doc: "how long a worker's claim on a webhook delivery lasts (longer than `WEBHOOK_TIMEOUT_MS`)",
+  }),
+  webhookSupplierConcurrency: int({
+    name: 'WEBHOOK_SUPPLIER_CONCURRENCY',
+    default: 4,
+    min: 1,
+    max: 1024,
+    doc: 'webhook deliveries one supplier may have in flight at once, across every worker (a hanging receiver holds at most this many slots)',
+  }),
+  /** Where stored images go: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/images. */
+  s3: group(
+    {
+      bucket: text({ name: 'S3_BUCKET', doc: 'store images in this S3-compatible bucket (under `images/`) instead of `DATA_DIR/images`' }),
+      endpoint: url({ name: 'S3_ENDPOINT', shown: 'unset: AWS', doc: "the bucket's endpoint" }),
+      region: text({ name: 'S3_REGION', default: 'us-east-1', doc: "the bucket's region" }),
+      forcePathStyle: bool({ name: 'S3_FORCE_PATH_STYLE', default: false, doc: "path-style addressing of the bucket (MinIO and most stand-ins)" }),
+      accessKeyId: text({
+        name: 'S3_ACCESS_KEY_ID',
+        shown: "unset: the AWS SDK's default chain (environment, profile, instance role)",
+        doc: "the bucket's access key id, set together with `S3_SECRET_ACCESS_KEY`",
+      }),
+      secretAccessKey: text({ name: 'S3_SECRET_ACCESS_KEY', secret: true, shown: 'unset', doc: "the bucket's secret access key, set together with `S3_ACCESS_KEY_ID`" }),
+    },
+    ({ bucket, ...rest }, given) => {
+      if (!bucket) {
+        if (given.length > 0) throw requiredWhen('S3_BUCKET is', given);
+        return undefined;
+      }
+      if (Boolean(rest.accessKeyId) !== Boolean(rest.secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+      return { bucket, ...rest };
+    },
+  ),
+  /** Message channels (src/modules/messages): each off unless its settings are given. */
+  messaging: {
+    /** Email through SMTP (nodemailer). */
+    smtp: group(
+      {
+        url: url({
+          name: 'SMTP_URL',
+          schemes: ['smtp', 'smtps'],
+          secret: true,
+          shown: 'unset (off)',
+          doc: 'email channel (sign-in codes, opted-in events) through SMTP, set together with `MAIL_FROM`, e.g. `smtp://user:pass@host:587` ([src/modules/messages](src/modules/messages/README.md))',
+        }),
+        from: text({ name: 'MAIL_FROM', shown: 'unset (off)', doc: 'the sender of email, set together with `SMTP_URL`, e.g. `Surtido <no-reply@example.com>`' }),
+      },
+      ({ url, from }) => {
+        if (Boolean(url) !== Boolean(from)) throw new ConfigError('SMTP_URL and MAIL_FROM must be set together');
+        return url && from ? { url, from } : undefined;
+      },
+    ),
+    /** Twilio's Messages API for SMS and WhatsApp. */
+    twilio: group(
+      {
+        accountSid: text({
+          name: 'TWILIO_ACCOUNT_SID',
+          shown: 'unset (off)',
+          doc: "Twilio's Messages API for SMS and WhatsApp: the account, set together with `TWILIO_AUTH_TOKEN` and at least one sender below",
+        }),
+        authToken: text({ name: 'TWILIO_AUTH_TOKEN', secret: true, shown: 'unset (off)', doc: "the Twilio account's auth token" }),
+        smsFrom: text({ name: 'TWILIO_SMS_FROM', doc: 'the SMS sender number' }),
+        whatsappFrom: text({
+          name: 'TWILIO_WHATSAPP_FROM',
+          doc: 'the WhatsApp sender (phone codes go by WhatsApp when it and `TWILIO_WHATSAPP_CODE_TEMPLATE` are set, falling back to SMS when that send fails)',
+        }),
+        whatsappCodeTemplate: text({
+          name: 'TWILIO_WHATSAPP_CODE_TEMPLATE',
+          doc: 'Content SID of the approved WhatsApp template for codes (variables `1`: the code, `2`: minutes valid)',
+        }),
+        apiUrl: url({ name: 'TWILIO_API_URL', default: 'https://api.twilio.com', doc: "Twilio's API base URL (tests point it at a local stand-in)" }),
+      },
+      ({ accountSid, authToken, ...rest }, given) => {
+        if (Boolean(accountSid) !== Boolean(authToken)) throw new ConfigError('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together');
+        if (!accountSid || !authToken) {
+          if (given.length > 0) throw requiredWhen('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are', given);
+          return undefined;
+        }
+        if (!rest.smsFrom && !rest.whatsappFrom) throw new ConfigError('TWILIO_SMS_FROM or TWILIO_WHATSAPP_FROM is required with TWILIO_ACCOUNT_SID');
+        return { accountSid, authToken, ...rest };
+      },
+    ),
+    messageRetryLimit: int({
+      name: 'MESSAGE_RETRY_LIMIT',
+      default: 8,
+      min: 1,
+      max: 100,
+      doc: 'tries before a message is given up (with backoff, 2 s doubling to 10 min)',
+    }),
+    devMailbox: bool({
+      name: 'DEV_MAILBOX',
+      default: (ctx) => ctx.nodeEnv === 'development',
+      offInProduction: true,
+      shown: '`true` in development, else `false`',
+      doc: '`GET /dev/mailbox` lists recent messages; never in production',
+    }),
+  },
+};
 
-  let adminToken = env.ADMIN_TOKEN ?? '';
-  let adminTokenGenerated = false;
-  if (!adminToken) {
-    if (production) throw new ConfigError('ADMIN_TOKEN is required when NODE_ENV=production');
-    adminToken = `adm_${randomBytes(24).toString('base64url')}`;
-    adminTokenGenerated = true;
-  } else if (adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long');
-  }
+export type Config = Values<typeof settings>;
+export type RetentionSettings = Config['retention'];
+export type MessagingSettings = Config['messaging'];
+export type S3Settings = NonNullable<Config['s3']>;
 
-  const publicUrl = (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, '');
-  try {
-    new URL(publicUrl);
-  } catch {
-    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${env.PUBLIC_URL}"`);
-  }
-
-  const timezone = env.TIMEZONE || 'UTC';
-  if (!isValidTimezone(timezone)) throw new ConfigError(`TIMEZONE is not a known IANA time zone: "${timezone}"`);
-
-  const jwtSecret = env.JWT_SECRET || undefined;
-  if (jwtSecret && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
-
-  const logLevel = env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info');
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
-  }
-
-  const webhookTimeoutMs = int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 10, 300_000);
-  const webhookLeaseSeconds = int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600);
+/** Rules between settings, checked once each is read. */
+const crossChecks: ReadonlyArray<(c: Config) => void> = [
   // A claim that ran out while its attempt is still in flight would let a second dispatcher
   // send the same delivery at the same time.
-  if (webhookLeaseSeconds * 1000 <= webhookTimeoutMs) {
-    throw new ConfigError(`WEBHOOK_LEASE_SECONDS (${webhookLeaseSeconds}) must be longer than WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms)`);
-  }
+  (c) => {
+    if (c.webhookLeaseSeconds * 1000 <= c.webhookTimeoutMs) {
+      throw new ConfigError(`WEBHOOK_LEASE_SECONDS (${c.webhookLeaseSeconds}) must be longer than WEBHOOK_TIMEOUT_MS (${c.webhookTimeoutMs} ms)`);
+    }
+  },
+  // Node refuses a header deadline later than the whole request's.
+  (c) => {
+    if (c.requestTimeoutMs > 0 && c.headersTimeoutMs > c.requestTimeoutMs) {
+      throw new ConfigError(`HEADERS_TIMEOUT_MS (${c.headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${c.requestTimeoutMs})`);
+    }
+  },
+];
 
-  const config: Config = {
-    env: nodeEnv,
-    port,
-    host,
-    databaseUrl,
-    databasePreparedStatements: bool(env, 'DATABASE_PREPARED_STATEMENTS', true),
-    dataDir: path.resolve(env.DATA_DIR || './data'),
-    adminToken,
-    adminTokenGenerated,
-    allowPrivateAddresses: bool(env, 'ALLOW_PRIVATE_ADDRESSES', !production),
-    publicUrl,
-    timezone,
-    currencyDecimals: int(env, 'CURRENCY_DECIMALS', 2, 0, 4),
-    rateLimitRps: int(env, 'RATE_LIMIT_RPS', 100, 1),
-    rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 200, 1),
-    loginRateLimitPerMinute: int(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 10, 1),
-    tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 3600, 1),
-    storeTokenTtlSeconds: int(env, 'STORE_TOKEN_TTL_SECONDS', 7 * 24 * 3600, 60),
-    jwtSecret,
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024),
-    maxBatchRequestItems: int(env, 'MAX_BATCH_REQUEST_ITEMS', 50_000, 1),
-    batchSize: int(env, 'BATCH_SIZE', 5_000, 1, 100_000),
-    batchChunkSize: int(env, 'BATCH_CHUNK_SIZE', 2_500, 1, 100_000),
-    batchLeaseSeconds: int(env, 'BATCH_LEASE_SECONDS', 30, 1),
-    batchRetentionDays: int(env, 'BATCH_RETENTION_DAYS', 30, 1),
-    workerConcurrency: int(env, 'WORKER_CONCURRENCY', 2, 1, 64),
-    workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10),
-    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 100),
-    logLevel,
-    demoSupplier: !production && bool(env, 'DEMO_SUPPLIER', true),
-    imageMaxBytes: int(env, 'IMAGE_MAX_BYTES', 15 * 1024 * 1024, 1),
-    imageTimeoutMs: int(env, 'IMAGE_TIMEOUT_MS', 15_000, 100),
-    imageConcurrency: int(env, 'IMAGE_CONCURRENCY', 2, 1, 64),
-    s3: s3Settings(env),
-    webhookTimeoutMs,
-    webhookConcurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
-    webhookSupplierConcurrency: int(env, 'WEBHOOK_SUPPLIER_CONCURRENCY', 4, 1, 1024),
-    webhookLeaseSeconds,
-  };
-  return Object.freeze(config);
+/** `stdoutIsTTY` decides the default log format; tests pass it. */
+export function loadConfig(env: Env = process.env, stdoutIsTTY: boolean = Boolean(process.stdout.isTTY)): Config {
+  const config = readSettings(settings, env, stdoutIsTTY);
+  for (const check of crossChecks) check(config);
+  return config;
+}
+
+/** README.md's settings table (`npm run docs:settings` writes it there). */
+export function renderSettingsTable(): string {
+  return renderTable(settings);
 }

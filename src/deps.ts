@@ -4,20 +4,22 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import type { DB } from './db/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import type { AuditLog } from './http/audit.ts';
+import type { SupplierAuthenticator } from './http/auth.ts';
+import { auditLog } from './modules/audit/audit.repository.ts';
+import { createSupplierAuthenticator } from './modules/auth/auth.service.ts';
 import { getOrCreateSecret } from './modules/auth/credentials.repository.ts';
 import { LiveCredentials } from './modules/auth/live-credentials.ts';
+import { StoreCache } from './modules/store-app/store-app.cache.ts';
 import { createTokenIssuer, generateJwtSecret, type TokenIssuer } from './modules/auth/tokens.ts';
-import { logNotifier, type Notifier } from './lib/notifier.ts';
-import { createStoreTokenIssuer, type StoreTokenIssuer } from './modules/store-users/store-tokens.ts';
+import type { Notifier } from './lib/notifier.ts';
+import { createNotifier } from './modules/messages/messages.channels.ts';
+import { createStoreTokenIssuer, type StoreTokenIssuer } from './modules/store-app/store-app.tokens.ts';
+import { BATCH_KINDS } from './batch-kinds.ts';
 import { BatchRegistry } from './modules/batch/batch.kinds.ts';
-import { catalogBatchKinds } from './modules/catalog/catalog.batch.ts';
-import { promotionGrouperBatchKind, stockGrouperBatchKind } from './modules/groupers/groupers.batch.ts';
-import { orderBatchKind, orderImportKind } from './modules/orders/orders.batch.ts';
-import { priceListBatchKind } from './modules/pricelists/pricelists.batch.ts';
-import { promotionBatchKind } from './modules/promotions/promotions.batch.ts';
-import { stockBatchKind } from './modules/stock/stock.batch.ts';
-import { storeBatchKind } from './modules/stores/stores.batch.ts';
 import { WebhookSender } from './modules/webhooks/webhooks.sender.ts';
+import { Metrics } from './observability/metrics.ts';
+import type { Tracing } from './observability/tracing.ts';
 
 export interface Deps {
   readonly config: Config;
@@ -26,6 +28,12 @@ export interface Deps {
   readonly tokens: TokenIssuer;
   /** Credential pairs proven live a moment ago; forgotten on every revocation, in every process. */
   readonly liveCredentials: LiveCredentials;
+  /** The supplier guard's checks (src/http/auth.ts), over db, tokens and liveCredentials. */
+  readonly supplierAuth: SupplierAuthenticator;
+  /** Where audited writes record their entry (src/http/audit.ts). */
+  readonly audit: AuditLog;
+  /** The store side's reads kept in memory; forgotten on every change, in every process. */
+  readonly storeCache: StoreCache;
   readonly storeTokens: StoreTokenIssuer;
   readonly notifier: Notifier;
   /** Outgoing webhook calls (undici, with the address policy): the dispatcher's and the test ping's. */
@@ -35,16 +43,20 @@ export interface Deps {
   /** Wakes this process's workers: new work was accepted. Other processes find it by polling. */
   readonly workAccepted: () => void;
   readonly onWorkAccepted: (listener: () => void) => void;
+  /** This process's Prometheus metrics. */
+  readonly metrics: Metrics;
+  /** Set when OTEL_EXPORTER_OTLP_ENDPOINT is; undefined, nothing traces. */
+  readonly tracing: Tracing | undefined;
   close(): Promise<void>;
 }
 
-export const batchRegistry = () =>
-  new BatchRegistry([priceListBatchKind, ...catalogBatchKinds, promotionGrouperBatchKind, stockGrouperBatchKind, stockBatchKind, storeBatchKind, orderBatchKind, orderImportKind, promotionBatchKind]);
+export const batchRegistry = () => new BatchRegistry(BATCH_KINDS);
 
 /** Builds the dependencies over an open, migrated database. */
 export interface DepsOptions {
   clock?: Clock;
   notifier?: Notifier;
+  tracing?: Tracing;
 }
 
 export async function createDeps(config: Config, database: Database, options: DepsOptions = {}): Promise<Deps> {
@@ -55,33 +67,45 @@ export async function createDeps(config: Config, database: Database, options: De
   // Trusted pairs expire by the real clock: a test's fake clock must not keep one alive.
   const liveCredentials = new LiveCredentials(() => Date.now());
   await liveCredentials.start(database);
+  const metrics = new Metrics(database.db, () => database.pool());
+  const workAccepted = () => listeners.forEach((l) => l());
+  const storeCache = new StoreCache(() => Date.now(), config.storeCacheTtlMs);
+  await storeCache.start(database);
+  const tokens = createTokenIssuer(secret, config.tokenTtlSeconds, () => clock.now());
   return {
     config,
     db: database.db,
     database,
-    tokens: createTokenIssuer(secret, config.tokenTtlSeconds, () => clock.now()),
+    tokens,
     liveCredentials,
+    supplierAuth: createSupplierAuthenticator(database.db, tokens, liveCredentials),
+    audit: auditLog,
+    storeCache,
     storeTokens: createStoreTokenIssuer(secret, config.storeTokenTtlSeconds, () => clock.now()),
-    notifier: options.notifier ?? logNotifier((message) => console.log(message)),
+    // Production never writes a message to the log: a kind with no channel cannot sign in.
+    notifier: options.notifier ?? createNotifier(config, (message) => console.log(message)),
     webhookSender,
     batches: batchRegistry(),
     clock,
-    workAccepted: () => listeners.forEach((l) => l()),
+    workAccepted,
     onWorkAccepted: (listener) => listeners.push(listener),
+    metrics,
+    tracing: options.tracing,
     close: async () => {
       await liveCredentials.close();
+      await storeCache.close();
       await webhookSender.close();
       await database.close();
     },
   };
 }
 
-export async function openDeps(config: Config): Promise<Deps> {
-  const database = await openDatabase(config);
+export async function openDeps(config: Config, options: { tracing?: Tracing } = {}): Promise<Deps> {
+  const database = await openDatabase(config, { onQuery: options.tracing?.onQuery });
   const { migrateToLatest } = await import('./db/migrator.ts');
   try {
     await migrateToLatest(database.db);
-    return await createDeps(config, database);
+    return await createDeps(config, database, { tracing: options.tracing });
   } catch (error) {
     await database.close();
     throw error;

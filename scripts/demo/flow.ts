@@ -1,4 +1,4 @@
-// The walk-through, in order: the supplier loads its data (supplier-api.md's recommended
+// The walk-through, in order: the supplier loads its data (the recommended
 // load order), a store buys, the supplier handles the order and a ticket. Each step is a
 // function in supplier-setup.ts or store-side.ts; read them as an integration guide.
 import { randomInt } from 'node:crypto';

@@ -1,13 +1,13 @@
 // The other half: a store user buys (the store app, /app), which makes the platform call
 // the supplier's webhook; the supplier moves the order along and handles a support ticket
-// through the SDK. Money is in the currency's units; the pricing rules are pricing.md's.
+// through the SDK. Money is in the currency's units; the pricing rules are src/modules/pricing/README.md's.
 import type { SurtidoClient } from 'surtido/client';
 import * as data from './data.ts';
 import type { JsonCall } from './http.ts';
 import { money, note, sent, step, table } from './print.ts';
 import type { ReceivedCall, WebhookReceiver } from './receiver.ts';
 
-/** The store app's priced cart (pricing.md's result plus the preview's hints), as far as the demo reads it. */
+/** The store app's priced cart (the pricing engine's result plus the preview's hints), as far as the demo reads it. */
 interface PricedCart {
   lines: { productInternalCode: string; units: number; quantity: number; unitPrice?: number; subtotal?: number; discount?: number; total?: number; error?: string }[];
   discounts: { promoInternalCode: string; appliedDiscountPercentage: number | null; appliedDiscountAmount: number }[];
@@ -36,13 +36,13 @@ export interface StoreUser {
   app: JsonCall;
 }
 
-export async function signIn(phone: string, supplierCode: string, call: (token: () => string | undefined) => JsonCall, admin: JsonCall, signInCode: ((to: string) => string | undefined) | undefined): Promise<StoreUser> {
+export async function signIn(phone: string, supplierCode: string, call: (token: () => string | undefined) => JsonCall, admin: JsonCall, signInCode: ((to: string) => Promise<string | undefined>) | undefined): Promise<StoreUser> {
   step('A store user signs in', 'Rosa, the user added above, signs in to the store app with a one-time code sent to her phone, and sees what her store can buy.');
   let token: string | undefined;
   const app = call(() => token);
   const { expiresIn } = await app<{ expiresIn: number }>('POST', '/app/auth/code', { phone });
   sent('POST /app/auth/code', `202 a 6-digit code is on its way (valid ${expiresIn} s)`);
-  const code = signInCode?.(phone);
+  const code = await signInCode?.(phone);
   if (code) {
     note(`the demo's notifier stands in for the SMS: the code is ${code}`);
     token = (await app<{ access_token: string }>('POST', '/app/auth/token', { phone, code })).access_token;

@@ -1,4 +1,4 @@
-// The supplier's half of supplier-api.md's integration flow, in its recommended load
+// The supplier's half of the supplier integration flow, in its recommended load
 // order: token, groupers, catalog, stock, price lists, stores, users, prices, promotions,
 // webhooks. Every call goes through the SDK (`surtido/client`), as an ERP connector would
 // make it: it logs in, caches the token, adds an Idempotency-Key to writes and retries.

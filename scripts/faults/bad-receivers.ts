@@ -12,16 +12,18 @@
 //   too-slow  answers an event's first call after 3 s (past the timeout)
 //   trickle   sends 200 at once on an event's first call, then its body a byte every
 //             200 ms for 3 s (past the timeout)
-// A failed first call is retried after 5 s ±20 % (webhooks.md) and then answered.
+// A failed first call is retried after 5 s ±20 % (src/modules/webhooks/README.md) and then answered.
 //
 // What must hold: every event reaches its receiver (at least once, same webhook-id,
 // valid signature), none is lost; placing orders never waits for a receiver. The figures
 // show what a misbehaving receiver costs the others (dispatcher slots held until the
 // timeout). Exits 1 if an event was lost.
 import { randomBytes } from 'node:crypto';
+import { freePort } from '../../support/net.ts';
+import { sleep } from '../../support/wait.ts';
 import { LoadClient } from './client.ts';
 import { checkEvents, createSupplier, drain, every, openTicket, placeOrder, type SupplierFixture } from './fixture.ts';
-import { createScratch, fmtMs, freePort, log, migrate, percentile, printMachine, query, runScript, serviceEnv, sleep, startProcess, stopProcess, table, Verdicts, waitForReady } from './lib.ts';
+import { createScratch, fmtMs, log, migrate, percentile, printMachine, query, runScript, serviceEnv, startProcess, stopProcess, table, Verdicts, waitForReady } from './lib.ts';
 import { Receiver, type Behaviour, type Call } from './receiver.ts';
 
 const BASELINE_SECONDS = Number(process.env.BASELINE_SECONDS ?? 15);

@@ -2,7 +2,8 @@
 // retries what the service says may be retried (503 with Retry-After, 409
 // IDEMPOTENCY_KEY_IN_USE) with the same Idempotency-Key, and counts every attempt per
 // kind of operation, so a script can print requests tried, failed and recovered.
-import { fmtMs, percentile, sleep } from './lib.ts';
+import { sleep } from '../../support/wait.ts';
+import { fmtMs, percentile } from './lib.ts';
 
 export interface OpStats {
   tried: number;

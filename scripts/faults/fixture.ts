@@ -9,9 +9,15 @@
 //   may start before the previous one finished.
 // - no event lost: every outbox event was answered 2xx by the receiver, every order and
 //   ticket has its one created event, every order a client was told about exists.
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import type { DB } from '../../src/db/types.ts';
+import { loadItems } from '../../src/modules/batch/batch.repository.ts';
+import type { Send } from '../../support/net.ts';
+import * as service from '../../support/service.ts';
+import { sleep, waitFor } from '../../support/wait.ts';
 import type { LoadClient } from './client.ts';
-import { query, sleep, table, waitFor, type Verdicts } from './lib.ts';
+import { query, table, type Verdicts } from './lib.ts';
 import type { Policy, Receiver } from './receiver.ts';
 
 export interface SupplierFixture {
@@ -30,33 +36,32 @@ export interface SupplierFixture {
 
 export const LOAD_PRODUCTS = 100;
 
+/** The setup's calls through the load client (counted as 'setup', retried for a minute); a call that fails for good throws. */
+const setup =
+  (c: LoadClient): Send =>
+  async (method, path, body, headers) => {
+    const res = await c.op('setup', method, path, { body, headers, retryForMs: 60_000 });
+    if (!res) throw new Error(`setup: ${method} ${path} failed: ${c.unexpected().join('; ')}`);
+    return res;
+  };
+
 async function must(c: LoadClient, method: string, path: string, body: unknown, headers: Record<string, string>) {
-  const res = await c.op('setup', method, path, { body, headers, retryForMs: 60_000 });
-  if (!res) throw new Error(`setup: ${method} ${path} failed: ${c.unexpected().join('; ')}`);
-  return res.body;
+  return (await setup(c)(method, path, body, headers)).body;
 }
 
-export async function waitForBatches(c: LoadClient, headers: Record<string, string>, ids: string[], timeoutMs = 120_000) {
-  for (const id of ids) {
-    await waitFor(
-      `batch ${id}`,
-      async () => {
-        const res = await c.op('setup', 'GET', `/batch/${id}/status`, { headers, retryForMs: 30_000 });
-        return res && res.body.status !== 'processing' ? res.body : undefined;
-      },
-      timeoutMs,
-      50,
-    );
-  }
-}
+/** Batch status reads through the load client; one it gives up on counts as still processing, so it is asked again until the wait's timeout. */
+const statusReads =
+  (c: LoadClient): Send =>
+  async (method, path, body, headers) =>
+    (await c.op('setup', method, path, { body, headers, retryForMs: 30_000 })) ?? { status: 200, body: { status: 'processing' } };
+
+const waitForBatches = (c: LoadClient, headers: Record<string, string>, ids: string[]) => service.waitForBatches(statusReads(c), headers, ids, { timeoutMs: 120_000, everyMs: 50 });
 
 /** A supplier with a catalog, a price list PL for orders, a price list LOAD for the batch load, a store and a person. */
 export async function createSupplier(c: LoadClient, adminToken: string, code: string, receiver?: Receiver, policy?: Policy): Promise<SupplierFixture> {
   const admin = { authorization: `Bearer ${adminToken}` };
-  const supplier = await must(c, 'POST', '/admin/suppliers', { code, name: `Supplier ${code}` }, admin);
-  const creds = await must(c, 'POST', `/admin/suppliers/${supplier.id}/credentials`, {}, admin);
-  const login = await must(c, 'POST', '/login', { clientId: creds.clientId, clientSecret: creds.clientSecret }, { 'x-api-key': creds.apiKey });
-  const headers = { 'x-api-key': creds.apiKey, authorization: `Bearer ${login.access_token}` };
+  const supplier = await service.createSupplier(setup(c), adminToken, code);
+  const headers = supplier.headers;
   await must(c, 'PUT', '/category', { internalCode: 'C', name: 'Category' }, headers);
   const brand = await must(c, 'POST', '/batch/brand', [{ internalCode: 'B', name: 'Brand' }], headers);
   await waitForBatches(c, headers, brand.batchId);
@@ -129,8 +134,10 @@ export async function read(c: LoadClient, s: SupplierFixture, n: number) {
 }
 
 /** Runs `step` in a loop every `everyMs` (measured from each start) until `until` passes or the client stops. */
-export async function every(c: LoadClient, everyMs: number, until: number, step: (n: number) => Promise<void>) {
-  for (let n = 0; !c.stopping && Date.now() < until; n++) {
+/** Runs `step` every `everyMs` until the deadline (a number, or read again each round when it may move). */
+export async function every(c: LoadClient, everyMs: number, until: number | (() => number), step: (n: number) => Promise<void>) {
+  const deadline = typeof until === 'number' ? () => until : until;
+  for (let n = 0; !c.stopping && Date.now() < deadline(); n++) {
     const started = Date.now();
     await step(n);
     const rest = everyMs - (Date.now() - started);
@@ -182,17 +189,38 @@ export interface BatchFigures {
   appliedTwice: number;
   /** Suppliers whose LOAD list does not end at their last batch's version, or whose batches overlapped. */
   orderBroken: string[];
+  /** The ids of the load's batches in the database (see loadBatches). */
+  loadBatchIds: string[];
+}
+
+/**
+ * The load's price-list batches (those writing the LOAD list) of these suppliers, oldest
+ * first, with the version each carries (its price). Items are read through the batch
+ * repository, as the worker reads them, never through a copy of their storage format.
+ */
+export async function loadBatches(pool: pg.Pool, supplierIds: number[]): Promise<{ id: string; version: number }[]> {
+  // Not destroyed: that would end the caller's pool.
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const rows = await query(pool, `select id::text from batches where supplier_id = any($1) and endpoint = '/batch/pricelist' order by seq`, [supplierIds]);
+  const out: { id: string; version: number }[] = [];
+  for (const { id } of rows) {
+    const [first] = await loadItems(db, id);
+    const item = first?.item as { priceListInternalCode?: string; price?: number | string } | undefined;
+    if (item?.priceListInternalCode === 'LOAD') out.push({ id, version: Number(item.price) });
+  }
+  return out;
 }
 
 export async function checkBatches(pool: pg.Pool, suppliers: SupplierFixture[], units: number): Promise<BatchFigures> {
   const ids = suppliers.map((s) => s.id);
   const accepted = suppliers.flatMap((s) => s.accepted.flatMap((a) => a.batchIds));
-  const rows = await query(pool, `
-    select b.id::text, b.supplier_id::int, b.total, b.cursor, b.completed, b.failed, b.finished_at, b.started_at,
-           (b.items->0->'item'->>'price')::int as version
+  const load = await loadBatches(pool, ids);
+  const versions = new Map(load.map((b) => [b.id, b.version]));
+  const rows = (await query(pool, `
+    select b.id::text, b.supplier_id::int, b.total, b.cursor, b.completed, b.failed, b.finished_at, b.started_at
     from batches b
-    where b.supplier_id = any($1) and b.endpoint = '/batch/pricelist' and b.items->0->'item'->>'priceListInternalCode' = 'LOAD'
-    order by b.seq`, [ids]);
+    where b.id::text = any($1)
+    order by b.seq`, [[...versions.keys()]])).map((r) => ({ ...r, version: versions.get(r.id)! }));
   const inDb = new Set(rows.map((r) => r.id));
   const [audit] = await query(pool, `
     select count(*)::int as writes, count(distinct (price_list_id, product_id, units, price))::int as distinct_writes
@@ -227,6 +255,7 @@ export async function checkBatches(pool: pg.Pool, suppliers: SupplierFixture[], 
     itemsLost: Math.max(0, completed - audit.writes) + rows.reduce((n, r) => n + r.failed, 0),
     appliedTwice: Math.max(0, audit.writes - completed),
     orderBroken,
+    loadBatchIds: [...versions.keys()],
   };
 }
 

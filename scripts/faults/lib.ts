@@ -1,15 +1,17 @@
 // What the fault and scale-out scripts share: the machine they ran on, a scratch
-// PostgreSQL database, the service's real processes (`src/main/cli.ts`), PostgreSQL
-// restarts that always leave the server running, and an aligned table.
+// PostgreSQL database, a throwaway PostgreSQL cluster (for the script that restarts the
+// server), the service's real processes (`src/main/cli.ts`), PostgreSQL restarts that
+// always leave the server running, and an aligned table.
 // They are scripts, not tests: each prints its figures and exits non-zero when anything
 // was lost or applied twice (see docs/faults.md and docs/scaling.md).
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, waitForReady as readyz } from '../../support/net.ts';
+import { sleep } from '../../support/wait.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Whose service runs: this checkout, or SERVICE_ROOT (another checkout: the code before a fix, to compare). */
@@ -17,11 +19,13 @@ export const SERVICE_ROOT = process.env.SERVICE_ROOT ? path.resolve(process.env.
 export const DEFAULT_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 export const log = (message: string) => console.error(`[${new Date().toISOString().slice(11, 23)}] ${message}`);
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The PostgreSQL server the scripts use: FAULT_DATABASE_URL, else DATABASE_URL, else the local one. */
+/**
+ * The PostgreSQL server the scripts use: the throwaway cluster when the script started one
+ * (startThrowawayCluster), else FAULT_DATABASE_URL, else DATABASE_URL, else the local one.
+ */
 export function serverUrl(): string {
-  return process.env.FAULT_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_SERVER_URL;
+  return throwaway?.url || process.env.FAULT_DATABASE_URL || process.env.DATABASE_URL || DEFAULT_SERVER_URL;
 }
 
 function databaseUrlFor(base: string, database: string): string {
@@ -112,9 +116,110 @@ export async function query<T extends pg.QueryResultRow = any>(pool: pg.Pool, te
 
 // ---------------------------------------------------------------- PostgreSQL control
 
+/**
+ * A PostgreSQL cluster of the script's own: `initdb` into a temporary folder, listening
+ * on 127.0.0.1 at a free port, trust authentication, controlled with that folder's
+ * `pg_ctl`. While it exists, serverUrl(), postgresOutage() and ensurePostgresRunning()
+ * act on it and never on the machine's shared server. remove() stops it and deletes the
+ * folder (also at process exit, if the script never got to it).
+ */
+export interface ThrowawayCluster {
+  url: string;
+  port: number;
+  dir: string;
+  /** The server binaries used, e.g. /usr/lib/postgresql/15/bin. */
+  bin: string;
+  ctl(action: 'restart' | 'stop' | 'start'): Promise<void>;
+  running(): boolean;
+  remove(): void;
+}
+
+let throwaway: ThrowawayCluster | undefined;
+
+/** The highest installed PostgreSQL's server binaries: /usr/lib/postgresql/<version>/bin. */
+export function postgresBinaries(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = (fs.existsSync(root) ? fs.readdirSync(root) : [])
+    .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')) && fs.existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number.parseFloat(a) - Number.parseFloat(b));
+  if (!versions.length) throw new Error(`no PostgreSQL server binaries (initdb, pg_ctl) under ${root}/*/bin`);
+  return path.join(root, versions.at(-1)!, 'bin');
+}
+
+/** initdb and postgres refuse to run as root: as root, they run as the `postgres` system user. */
+const asRoot = () => process.getuid?.() === 0;
+const asServerUser = (cmd: string, args: string[]): [string, string[]] => (asRoot() ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+
+export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+  if (throwaway) throw new Error('a throwaway cluster is already running');
+  const bin = postgresBinaries();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-pg-'));
+  const data = path.join(dir, 'data');
+  const logFile = path.join(dir, 'server.log');
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    if (throwaway === cluster) throwaway = undefined;
+    try {
+      if (fs.existsSync(path.join(data, 'postmaster.pid'))) {
+        const [cmd, args] = asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        execFileSync(cmd, args, { cwd: dir, stdio: 'pipe' });
+      }
+    } catch (error) {
+      log(`stopping the throwaway cluster failed: ${(error as Error).message}`);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', remove); // the last resort: the script's cleanup normally removes it first
+  const pgCtlArgs = (action: 'restart' | 'stop' | 'start') =>
+    action === 'stop' ? ['-D', data, '-m', 'fast', '-w', 'stop'] : ['-D', data, '-l', logFile, '-m', 'fast', '-w', '-t', '60', action];
+  /** Asynchronous, so the load goes on while PostgreSQL stops and starts. */
+  const ctlAsync = (action: 'restart' | 'stop' | 'start') => {
+    const [cmd, args] = asServerUser(path.join(bin, 'pg_ctl'), pgCtlArgs(action));
+    return new Promise<void>((resolve, reject) =>
+      execFile(cmd, args, { cwd: dir }, (error, _stdout, stderr) => (error ? reject(new Error(`pg_ctl ${action}: ${stderr || error.message}`)) : resolve())),
+    );
+  };
+  const port = await freePort();
+  const cluster: ThrowawayCluster = {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    bin,
+    ctl: ctlAsync,
+    running() {
+      const [cmd, args] = asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, 'status']);
+      try {
+        execFileSync(cmd, args, { cwd: dir, stdio: 'pipe' });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    remove,
+  };
+  try {
+    if (asRoot()) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+    const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+    execFileSync(initCmd, initArgs, { cwd: dir, stdio: 'pipe' });
+    // In postgresql.conf, so every restart and start keeps them.
+    const settings = [`listen_addresses = '127.0.0.1'`, `port = ${port}`, `unix_socket_directories = '${dir}'`, `max_connections = 200`];
+    const [appendCmd, appendArgs] = asServerUser('sh', ['-c', 'cat >> "$0"', path.join(data, 'postgresql.conf')]);
+    execFileSync(appendCmd, appendArgs, { cwd: dir, input: `\n# fault script's throwaway cluster\n${settings.join('\n')}\n`, stdio: ['pipe', 'pipe', 'pipe'] });
+    await ctlAsync('start');
+  } catch (error) {
+    const serverLog = fs.existsSync(logFile) ? `\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}` : '';
+    remove();
+    throw new Error(`starting a throwaway PostgreSQL cluster failed: ${(error as { stderr?: Buffer }).stderr?.toString() || (error as Error).message}${serverLog}`);
+  }
+  throwaway = cluster;
+  return cluster;
+}
+
 const pgVersion = () => fs.readdirSync('/etc/postgresql').sort().at(-1)!;
 /** Asynchronous, so the load goes on while PostgreSQL stops and starts. */
-const ctl = (action: 'restart' | 'stop' | 'start') =>
+const clusterCtl = (action: 'restart' | 'stop' | 'start') =>
   new Promise<void>((resolve, reject) =>
     execFile('pg_ctlcluster', ['--skip-systemctl-redirect', pgVersion(), 'main', action], (error, _stdout, stderr) =>
       error ? reject(new Error(`pg_ctlcluster ${action}: ${stderr || error.message}`)) : resolve(),
@@ -139,8 +244,16 @@ export async function untilPostgresAnswers(timeoutMs: number): Promise<void> {
   }
 }
 
-/** Makes sure the server runs (called in every finally: other engineers use it too). */
+/** Makes sure the server runs (called in every finally: other engineers use it too; a throwaway cluster, so its scratch database can be dropped). */
 export function ensurePostgresRunning() {
+  if (throwaway) {
+    if (!throwaway.running()) {
+      log('the throwaway PostgreSQL cluster is not running: starting it');
+      const [cmd, args] = asServerUser(path.join(throwaway.bin, 'pg_ctl'), ['-D', path.join(throwaway.dir, 'data'), '-l', path.join(throwaway.dir, 'server.log'), '-w', '-t', '60', 'start']);
+      execFileSync(cmd, args, { cwd: throwaway.dir, stdio: 'pipe' });
+    }
+    return;
+  }
   const args = (action: string) => ['--skip-systemctl-redirect', pgVersion(), 'main', action];
   try {
     execFileSync('pg_ctlcluster', args('status'), { stdio: 'pipe' });
@@ -158,12 +271,15 @@ export interface Outage {
 }
 
 /**
- * Takes PostgreSQL down for about `downMs` (0: `pg_ctlcluster restart`, a fast shutdown
- * and start) and brings it back, always: the server is started again even if stopping
- * threw. Answers when it went down and when it answered again.
+ * Takes PostgreSQL down for about `downMs` (0: a restart, a fast shutdown and start) and
+ * brings it back, always: the server is started again even if stopping threw. Acts on the
+ * throwaway cluster when there is one (`pg_ctl restart -m fast`, `pg_ctl stop -m fast`,
+ * `pg_ctl start`), else on the machine's Debian cluster (`pg_ctlcluster`). Answers when it
+ * went down and when it answered again.
  */
 export async function postgresOutage(t0: number, downMs: number): Promise<Outage> {
   const downAt = Date.now() - t0;
+  const ctl = throwaway ? throwaway.ctl : clusterCtl;
   try {
     if (downMs === 0) {
       await ctl('restart');
@@ -238,41 +354,9 @@ export async function stopProcess(p: ServiceProcess, timeoutMs = 15_000) {
   clearTimeout(timer);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await sleep(everyMs);
-  }
-}
-
+/** Waits until the service answers GET /readyz; fails at once when `p` has exited. */
 export async function waitForReady(baseUrl: string, p?: ServiceProcess, timeoutMs = 60_000) {
-  await waitFor(
-    `${baseUrl}/readyz`,
-    async () => {
-      if (p && !p.alive()) throw new Error(`${p.name} exited: ${p.output().slice(-2000)}`);
-      return (await fetch(`${baseUrl}/readyz`)).ok ? true : undefined;
-    },
-    timeoutMs,
-  );
+  await readyz(baseUrl, { gone: () => (p && !p.alive() ? `${p.name} exited: ${p.output().slice(-2000)}` : undefined), timeoutMs, everyMs: 100 });
 }
 
 /** Settings every script gives the service: no demo data, limits out of the way of the load. */

@@ -1,24 +1,37 @@
 // npm run fault:postgres: PostgreSQL restarted under load.
 //
-// An API process and a worker process on a scratch database; four suppliers send price
-// list batches, reads, orders and tickets (whose webhooks go to a local receiver) for
-// LOAD_SECONDS (default 60). PostgreSQL is restarted twice during the load: once with
-// `pg_ctlcluster restart` (fast shutdown and start), once stopped for OUTAGE_SECONDS
-// (default 4) and started again. The service is never restarted.
+// The script starts a throwaway PostgreSQL cluster of its own: `initdb` (trust
+// authentication) into a temporary folder with the server binaries of the highest
+// installed PostgreSQL (/usr/lib/postgresql/<version>/bin), listening on 127.0.0.1 at a
+// free port; as root, initdb and the server run as the `postgres` system user. The
+// cluster is stopped and its folder removed however the run ends (failure, Ctrl-C). The
+// machine's shared server is never touched.
+//
+// An API process and a worker process on a scratch database in that cluster; four
+// suppliers send price list batches, reads, orders and tickets (whose webhooks go to a
+// local receiver) for LOAD_SECONDS (default 60). PostgreSQL is restarted twice during the
+// load with that cluster's `pg_ctl`: once with `pg_ctl restart -m fast`, once stopped
+// (`pg_ctl stop -m fast`) for OUTAGE_SECONDS (default 4) and started again. The service is
+// never restarted.
 //
 // What must hold: while the database is away requests fail fast with 503 and
 // Retry-After (never a 500, never a hang); the service recovers by itself; every accepted
 // batch is applied, each item exactly once, in order per supplier; every event reaches
 // the receiver. Exits 1 otherwise.
 //
-// OUTAGES=restart (or stop) runs only that one; FAULTS=off runs the load alone (a trial
-// that leaves a shared server alone). SERVICE_ROOT=<another checkout> runs that code.
+// OUTAGES=restart (or stop) runs only that one; FAULTS=off runs the load alone.
+// SERVICE_ROOT=<another checkout> runs that code. FAULT_SHARED_SERVER=1 opts out of the
+// throwaway cluster: the run then uses FAULT_DATABASE_URL (else DATABASE_URL, else
+// postgres://postgres@127.0.0.1:5432/test) and restarts the machine's Debian cluster with
+// `pg_ctlcluster`, as root, disturbing everyone else who uses it.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { freePort } from '../../support/net.ts';
+import { sleep } from '../../support/wait.ts';
 import { LoadClient } from './client.ts';
 import { checkBatches, checkEvents, checkLosses, createSupplier, drain, every, installAudit, lossTable, openTicket, placeOrder, read, sendBatch, type SupplierFixture } from './fixture.ts';
 import {
-  createScratch, fmtMs, freePort, log, migrate, percentile, postgresOutage, printMachine, runScript, serverUrl, serviceEnv, sleep, startProcess, stopProcess, table, Verdicts, waitForReady, type Outage,
+  createScratch, fmtMs, log, migrate, percentile, postgresOutage, printMachine, runScript, serverUrl, serviceEnv, startProcess, startThrowawayCluster, stopProcess, table, Verdicts, waitForReady, type Outage,
 } from './lib.ts';
 import { Receiver } from './receiver.ts';
 
@@ -27,6 +40,7 @@ const OUTAGE_SECONDS = Number(process.env.OUTAGE_SECONDS ?? 4);
 const SUPPLIERS = 4;
 const UNITS = 10; // 1,000 items per batch
 const OUTAGES = (process.env.OUTAGES ?? 'restart,stop').split(',');
+const SHARED_SERVER = process.env.FAULT_SHARED_SERVER === '1';
 
 /** Can a new connection run `select 1` now? (What the server itself is doing, apart from the service.) */
 async function postgresAnswers(): Promise<boolean> {
@@ -45,6 +59,13 @@ async function postgresAnswers(): Promise<boolean> {
 
 await runScript('fault:postgres', async (onCleanup) => {
   printMachine();
+  if (SHARED_SERVER) {
+    log(`FAULT_SHARED_SERVER=1: restarting the machine's shared server (${serverUrl()}) with pg_ctlcluster`);
+  } else {
+    const cluster = await startThrowawayCluster();
+    onCleanup(() => cluster.remove()); // registered first: runs last, after the scratch database is dropped
+    log(`throwaway PostgreSQL cluster (${cluster.bin}) on 127.0.0.1:${cluster.port} in ${cluster.dir}`);
+  }
   const scratch = await createScratch('surtido_fault');
   onCleanup(() => scratch.drop());
   const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;

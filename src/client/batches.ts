@@ -1,4 +1,4 @@
-// Following batches (endpoints.md): a batch endpoint answers 202 with batch ids before any
+// Following batches (docs/conventions.md, "Batches"): a batch endpoint answers 202 with batch ids before any
 // item is applied; GET /batch/{uuid}/status moves while the batch runs, and
 // GET /batch/{uuid}/detail?status=failed says which items failed and why, in submission
 // order. Only batches that report failures are asked for their detail.

@@ -1,10 +1,9 @@
 // The typed client: openapi-fetch over the generated `paths`, with one transport that
-// does what every call needs (conventions.md): both credentials (`x-api-key` and
+// does what every call needs (docs/conventions.md): both credentials (`x-api-key` and
 // `Authorization: Bearer`), a cached token renewed before expiry, an Idempotency-Key on
 // every write, and retries (transport.ts). `get`/`post`/`put` answer the body or throw a
 // SurtidoApiError; `api` is the raw openapi-fetch client for callers who want the
 // `{ data, error, response }` form.
-import { randomUUID } from 'node:crypto';
 import createClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import { batchFailures, waitForBatch, type BatchOutcome, type BatchProgress, type BatchStatus, type FailedBatchItem, type WaitOptions } from './batches.ts';
 import { SurtidoApiError } from './errors.ts';
@@ -89,7 +88,7 @@ export function createSurtidoClient(options: SurtidoClientOptions): SurtidoClien
     headers.set('user-agent', userAgent);
     // One key per logical write, the same on every retry: that is what makes retrying a
     // write that may already have been done safe.
-    if ((request.method === 'POST' || request.method === 'PUT') && !headers.has('idempotency-key')) headers.set('idempotency-key', randomUUID());
+    if ((request.method === 'POST' || request.method === 'PUT') && !headers.has('idempotency-key')) headers.set('idempotency-key', globalThis.crypto.randomUUID());
     for (let renewed = false; ; renewed = true) {
       const token = await tokens.token();
       headers.set('authorization', `Bearer ${token}`);

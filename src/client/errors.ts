@@ -1,5 +1,5 @@
 // The SDK's two errors. An answer the service refused becomes a SurtidoApiError carrying
-// the problem's stable `code` and field pointers (conventions.md: RFC 9457 with `code`,
+// the problem's stable `code` and field pointers (docs/conventions.md: RFC 9457 with `code`,
 // `errors[{pointer, code, message}]`, `requestId`); clients branch on `code`, never on
 // wording. A request that never got an answer, after every retry, is a SurtidoNetworkError.
 import type { components } from './openapi.generated.ts';

@@ -5,6 +5,8 @@
 //
 // Only the supplier API goes in: POST /login and every operation secured by the API key.
 // The admin and store-app operations stay out, so a supplier's editor never offers them.
+// The store app's `/app` operations go into their own file (openapi.app.generated.ts),
+// which only the browser entry (browser.ts) reads.
 // A query parameter with a default (`take`, `page`) is optional for a caller whatever the
 // document's `required` says: the service fills the default in.
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 const SPEC = new URL('../../openapi.json', import.meta.url);
 export const GENERATED_TYPES = new URL('./openapi.generated.ts', import.meta.url);
+export const APP_GENERATED_TYPES = new URL('./openapi.app.generated.ts', import.meta.url);
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
@@ -30,10 +33,20 @@ function isSupplierOperation(path: string, operation: Operation): boolean {
 
 /** The document with only the supplier API's paths; components and webhooks are kept whole. */
 export function supplierDocument(document: OpenAPI3): OpenAPI3 {
+  return documentOf(document, isSupplierOperation);
+}
+
+/** The store app's document: the `/app` paths only, without webhooks. */
+export function appDocument(document: OpenAPI3): OpenAPI3 {
+  const { webhooks: _webhooks, ...rest } = documentOf(document, (path) => path.startsWith('/app/')) as OpenAPI3 & { webhooks?: unknown };
+  return rest as OpenAPI3;
+}
+
+function documentOf(document: OpenAPI3, keep: (path: string, operation: Operation) => boolean): OpenAPI3 {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     const kept = Object.entries(item as Record<string, unknown>)
-      .filter(([key, value]) => !METHODS.has(key) || isSupplierOperation(path, value as Operation))
+      .filter(([key, value]) => !METHODS.has(key) || keep(path, value as Operation))
       .map(([key, value]) => [key, METHODS.has(key) ? withOptionalDefaults(value as Operation) : value] as const);
     if (kept.some(([key]) => METHODS.has(key))) paths[path] = Object.fromEntries(kept);
   }
@@ -52,7 +65,15 @@ export async function generateClientTypes(): Promise<string> {
   return HEADER + astToString(ast);
 }
 
+export async function generateAppClientTypes(): Promise<string> {
+  const document = JSON.parse(fs.readFileSync(SPEC, 'utf8')) as OpenAPI3;
+  const ast = await openapiTS(appDocument(document), { silent: true });
+  return HEADER + astToString(ast);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
   fs.writeFileSync(GENERATED_TYPES, await generateClientTypes());
   console.log(`wrote ${fileURLToPath(GENERATED_TYPES)}`);
+  fs.writeFileSync(APP_GENERATED_TYPES, await generateAppClientTypes());
+  console.log(`wrote ${fileURLToPath(APP_GENERATED_TYPES)}`);
 }

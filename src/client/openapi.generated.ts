@@ -12,69 +12,227 @@ export interface paths {
         get?: never;
         put?: never;
         /** Exchange clientId and clientSecret (with x-api-key) for an access token */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "x-api-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        clientId: string;
-                        clientSecret: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            access_token: string;
-                            /** @enum {string} */
-                            token_type: "Bearer";
-                            expires_in: number;
-                            /** @description space-separated scopes */
-                            scope: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
+        post: operations["postLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/pricelist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert and remove prices and store links in bulk (asynchronous)
+         * @description Scope: `supplier/pricelist.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchPricelist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert brands in bulk (asynchronous)
+         * @description Scope: `supplier/catalog.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchBrand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert products in bulk (asynchronous)
+         * @description Scope: `supplier/catalog.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/grouper/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add and remove stores in bulk
+         * @description Scope: `supplier/grouper.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchGrouperPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/grouper/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add and remove stores in bulk (adding a store moves it from its stock grouper)
+         * @description Scope: `supplier/grouper.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchGrouperStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/stock/grouper": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set product availability per stock grouper, for a product or one package size (asynchronous)
+         * @description Scope: `supplier/stock.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchStockGrouper"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)
+         * @description Scope: `supplier/store.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm, deliver, return and cancel many orders (asynchronous)
+         * @description Scope: `supplier/order.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/bulk-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One-time load of historical orders (asynchronous; never for live orders; re-importing an externalId updates it)
+         * @description Scope: `supplier/order.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postOrderBulkImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert promotions of every type and remove promotions in bulk (asynchronous; removes first)
+         * @description Scope: `supplier/promotion.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batches newest first, with the count in each state; filter by status and endpoint
+         * @description Scope: `supplier/batch.read`.
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -92,78 +250,7 @@ export interface paths {
          * Progress of a batch
          * @description Scope: `supplier/batch.read`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            batchId: string;
-                            endpoint: string;
-                            status: "processing" | "processed" | "failed";
-                            total: number;
-                            /** @description completed + failed */
-                            processed: number;
-                            completed: number;
-                            failed: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            startedAt: string | null;
-                            finishedAt: string | null;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getBatchStatusByUuid"];
         put?: never;
         post?: never;
         delete?: never;
@@ -183,86 +270,7 @@ export interface paths {
          * Item-by-item results of a batch, in submission order
          * @description Scope: `supplier/batch.read`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "processing" | "completed" | "failed";
-                    take?: number;
-                    page?: number;
-                };
-                header?: never;
-                path: {
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            uuid: string;
-                            detail: {
-                                code: string;
-                                endpoint: string;
-                                action: string;
-                                /** @description the item as JSON text */
-                                batchItem: string;
-                                status: "processing" | "completed" | "failed";
-                                errorCode: string | null;
-                                message: string | null;
-                                finishedAt: string | null;
-                            }[];
-                            page: number;
-                            take: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getBatchDetailByUuid"];
         put?: never;
         post?: never;
         delete?: never;
@@ -278,102 +286,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Price lists by code, without their prices (see /pricelist/{code}/entries); search in code and name
+         * @description Scope: `supplier/pricelist.read`.
+         */
+        get: operations["getPricelist"];
         put?: never;
         /**
          * Create a price list (an existing code answers 404 ALREADY_EXISTS)
          * @description Scope: `supplier/pricelist.write`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        internalCode: string;
-                        name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string | null;
-                            enabled: boolean;
-                            products: {
-                                priceListInternalCode: string;
-                                productInternalCode: string;
-                                units: number;
-                                price: number;
-                            }[];
-                            stores: {
-                                priceListInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["postPricelist"];
         delete?: never;
         options?: never;
         head?: never;
@@ -391,74 +314,27 @@ export interface paths {
          * A price list with its prices and stores
          * @description Scope: `supplier/pricelist.read`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string | null;
-                            enabled: boolean;
-                            products: {
-                                priceListInternalCode: string;
-                                productInternalCode: string;
-                                units: number;
-                                price: number;
-                            }[];
-                            stores: {
-                                priceListInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
+        get: operations["getPricelistByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pricelist/{code}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * A price list's prices by product code, then units; by page, or after a cursor (`next`) at the same cost at any depth
+         * @description Scope: `supplier/pricelist.read`.
+         */
+        get: operations["getPricelistEntriesByCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -479,310 +355,8 @@ export interface paths {
          * Enable or disable a price list
          * @description Scope: `supplier/pricelist.write`.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        enabled: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string | null;
-                            enabled: boolean;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        put: operations["putPricelistStatusByCode"];
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/batch/pricelist": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upsert and remove prices and store links in bulk (asynchronous)
-         * @description Scope: `supplier/pricelist.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        upsert?: {
-                            products?: {
-                                priceListInternalCode: string;
-                                productInternalCode: string;
-                                /** @description package size */
-                                units: number;
-                                price: number;
-                            }[];
-                            stores?: {
-                                priceListInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                        };
-                        remove?: {
-                            products?: {
-                                priceListInternalCode: string;
-                                productInternalCode: string;
-                                /** @description package size */
-                                units?: number;
-                                price?: number;
-                            }[];
-                            stores?: {
-                                priceListInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/batch/brand": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upsert brands in bulk (asynchronous)
-         * @description Scope: `supplier/catalog.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description A bare array of brands is accepted as the upsert list. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        upsert: {
-                            internalCode: string;
-                            name: string;
-                            weight?: number | null;
-                            image?: string | null;
-                            enabled?: boolean;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
         delete?: never;
         options?: never;
         head?: never;
@@ -800,90 +374,7 @@ export interface paths {
          * One brand
          * @description Scope: `supplier/catalog.read`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getBrandByCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -903,416 +394,17 @@ export interface paths {
          * Level-1 categories with their subcategories, by weight then code
          * @description Scope: `supplier/catalog.read`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    enabled?: boolean;
-                    take?: number;
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string | null;
-                                subcategories?: {
-                                    internalCode: string;
-                                    name: string;
-                                    weight: number | null;
-                                    image: string | null;
-                                    imageUrls: {
-                                        /**
-                                         * Format: uri
-                                         * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                         */
-                                        160: string;
-                                        /**
-                                         * Format: uri
-                                         * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                         */
-                                        480: string;
-                                        /**
-                                         * Format: uri
-                                         * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                         */
-                                        1024: string;
-                                        /**
-                                         * Format: uri
-                                         * @description the image as downloaded
-                                         */
-                                        original: string;
-                                    } | null;
-                                    imageStatus: ("pending" | "ready" | "failed") | null;
-                                    imageError: string | null;
-                                    enabled: boolean;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                    parentCategoryInternalCode: string;
-                                }[];
-                            }[];
-                            page: number;
-                            take: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getCategory"];
         /**
          * upsertCategory: create or update a level-1 category
          * @description Scope: `supplier/catalog.write`.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight?: number | null;
-                        image?: string | null;
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string | null;
-                            subcategories?: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        put: operations["putCategory"];
         /**
          * upsertCategory: create or update a level-1 category
          * @description Scope: `supplier/catalog.write`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight?: number | null;
-                        image?: string | null;
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string | null;
-                            subcategories?: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["postCategory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1331,286 +423,12 @@ export interface paths {
          * upsertSubcategory: create or update a level-2 category under an existing level-1 one
          * @description Scope: `supplier/catalog.write`.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight?: number | null;
-                        image?: string | null;
-                        enabled?: boolean;
-                        parentCategoryInternalCode: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string | null;
-                            subcategories?: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        put: operations["putSubcategory"];
         /**
          * upsertSubcategory: create or update a level-2 category under an existing level-1 one
          * @description Scope: `supplier/catalog.write`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight?: number | null;
-                        image?: string | null;
-                        enabled?: boolean;
-                        parentCategoryInternalCode: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string | null;
-                            subcategories?: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["postSubcategory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1628,25 +446,3400 @@ export interface paths {
          * One category or subcategory
          * @description Scope: `supplier/catalog.read`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
+        get: operations["getCategoryByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One product
+         * @description Scope: `supplier/catalog.read`.
+         */
+        get: operations["getProductByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products by code, each as GET /product/{code} answers it; search in code and name, filter by state, brand and category
+         * @description Scope: `supplier/catalog.read`.
+         */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Promotion groupers by code, with how many stores each holds; search in code and name
+         * @description Scope: `supplier/grouper.read`.
+         */
+        get: operations["getGrouperPromotion"];
+        put?: never;
+        /**
+         * Create a promotion grouper (a commercial segment)
+         * @description Scope: `supplier/grouper.write`.
+         */
+        post: operations["postGrouperPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/{code}/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A promotion grouper with its stores
+         * @description Scope: `supplier/grouper.read`.
+         */
+        get: operations["getGrouperPromotionByCode"];
+        /**
+         * Rename a promotion grouper
+         * @description Scope: `supplier/grouper.write`.
+         */
+        put: operations["putGrouperPromotionByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/{code}/status/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or disable a promotion grouper
+         * @description Scope: `supplier/grouper.write`.
+         */
+        put: operations["putGrouperStatusPromotionByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock groupers by code, with how many stores each holds; search in code and name
+         * @description Scope: `supplier/grouper.read`.
+         */
+        get: operations["getGrouperStock"];
+        put?: never;
+        /**
+         * Create a stock grouper (a warehouse)
+         * @description Scope: `supplier/grouper.write`.
+         */
+        post: operations["postGrouperStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/{code}/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stock grouper with its stores
+         * @description Scope: `supplier/grouper.read`.
+         */
+        get: operations["getGrouperStockByCode"];
+        /**
+         * Rename a stock grouper
+         * @description Scope: `supplier/grouper.write`.
+         */
+        put: operations["putGrouperStockByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/{code}/status/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or disable a stock grouper
+         * @description Scope: `supplier/grouper.write`.
+         */
+        put: operations["putGrouperStatusStockByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/grouper/{code}/stock/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stock grouper's availability rules by product code, then units; search in product code and name
+         * @description Scope: `supplier/grouper.read`.
+         */
+        get: operations["getGrouperStockRulesByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store with its links, settings and users
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getStoreByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stores by code, each as GET /store/{code} answers it without its users; search in code and name
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getStore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}/cart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a cart as this store sees it: the store app's own pricing (POST /app/stores/{storeId}/cart); changes nothing
+         * @description Scope: `supplier/store.read`.
+         */
+        post: operations["postStoreCartByCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}/add/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give people (by phone or email) access to the store
+         * @description Scope: `supplier/store.write`.
+         */
+        post: operations["postStoreAddUserByCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}/remove/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take people off the store
+         * @description Scope: `supplier/store.write`.
+         */
+        post: operations["postStoreRemoveUserByCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The supplier's API credentials, newest first: client id, scopes, issued and revoked; never a secret
+         * @description Scope: `supplier/credential.read`.
+         */
+        get: operations["getCredential"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion/discount/simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a simple discount (one product, tiered)
+         * @description Scope: `supplier/promotion.write`.
+         */
+        put: operations["putPromotionDiscountSimple"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion/discount/multiple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a multiple discount (products counted together)
+         * @description Scope: `supplier/promotion.write`.
+         */
+        put: operations["putPromotionDiscountMultiple"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion/bonus/individual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace an individual bonus (buy X of a product, get Y of it)
+         * @description Scope: `supplier/promotion.write`.
+         */
+        put: operations["putPromotionBonusIndividual"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion/bonus/crossed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a crossed bonus (buy these products, get another)
+         * @description Scope: `supplier/promotion.write`.
+         */
+        put: operations["putPromotionBonusCrossed"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion/{code}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or disable a promotion
+         * @description Scope: `supplier/promotion.write`.
+         */
+        put: operations["putPromotionStatusByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One promotion
+         * @description Scope: `supplier/promotion.read`.
+         */
+        get: operations["getPromotionByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/promotion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Promotions by start date, then code; from/to keep those whose start..end overlaps from..to
+         * @description Scope: `supplier/promotion.read`.
+         */
+        get: operations["getPromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/support/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tickets, newest first
+         * @description Scope: `supplier/support.read`.
+         */
+        get: operations["getSupportTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/support/ticket/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ticket with its messages
+         * @description Scope: `supplier/support.read`.
+         */
+        get: operations["getSupportTicketById"];
+        /**
+         * Link the supplier's own ticket id and/or move the status (IN_PROGRESS, SOLVED); any but CLOSED
+         * @description Scope: `supplier/support.write`.
+         */
+        put: operations["putSupportTicketById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/support/ticket/additional-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the store for more information (the store is notified)
+         * @description Scope: `supplier/support.write`.
+         */
+        post: operations["postSupportTicketAdditionalInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/support/ticket/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Close a ticket; the message records the resolution
+         * @description Scope: `supplier/support.write`.
+         */
+        put: operations["putSupportTicketClose"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The supplier's webhook settings: URL and state, never the secret
+         * @description Scope: `supplier/webhook.read`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook deliveries, newest first, with every attempt
+         * @description Scope: `supplier/webhook.read`.
+         */
+        get: operations["getWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again now, as a new delivery with the same webhook-id
+         * @description Scope: `supplier/webhook.write`.
+         */
+        post: operations["postWebhookDeliveriesRedeliverById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed ping to {baseUrl}/webhooks/ping now and answer with the attempt
+         * @description Scope: `supplier/webhook.write`.
+         */
+        post: operations["postWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order by its platform id
+         * @description Scope: `supplier/order.read`.
+         */
+        get: operations["getOrderById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders, newest first
+         * @description Scope: `supplier/order.read`.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Confirm a PENDING order (optional deliveryDate)
+         * @description Scope: `supplier/order.write`.
+         */
+        put: operations["putOrderConfirmById"];
+        /**
+         * Confirm a PENDING order (optional deliveryDate)
+         * @description Scope: `supplier/order.write`.
+         */
+        post: operations["postOrderConfirmById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}/deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Deliver a CONFIRMED order, completely or some quantities
+         * @description Scope: `supplier/order.write`.
+         */
+        put: operations["putOrderDeliverById"];
+        /**
+         * Deliver a CONFIRMED order, completely or some quantities
+         * @description Scope: `supplier/order.write`.
+         */
+        post: operations["postOrderDeliverById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register a total or partial return of a DELIVERED order
+         * @description Scope: `supplier/order.write`.
+         */
+        put: operations["putOrderReturnById"];
+        /**
+         * Register a total or partial return of a DELIVERED order
+         * @description Scope: `supplier/order.write`.
+         */
+        post: operations["postOrderReturnById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel a PENDING or CONFIRMED order with a supplier cancellation code
+         * @description Scope: `supplier/order.write`.
+         */
+        put: operations["putOrderCancelById"];
+        /**
+         * Cancel a PENDING or CONFIRMED order with a supplier cancellation code
+         * @description Scope: `supplier/order.write`.
+         */
+        post: operations["postOrderCancelById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/supplier/cancelcodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The supplier's cancellation codes
+         * @description Scope: `supplier/order.read`.
+         */
+        get: operations["getSupplierCancelcodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what, newest first (filters combine; from inclusive, to exclusive)
+         * @description Scope: `supplier/audit.read`.
+         */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store placed an order (`status: PENDING`)
+         * @description `POST {baseUrl}/webhooks/order` with `x-event-type: order.created`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.order.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store cancelled a pending order (`status: CANCELLED`, with `cancellation`)
+         * @description `POST {baseUrl}/webhooks/order` with `x-event-type: order.cancelled`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.order.cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store opened a support ticket
+         * @description `POST {baseUrl}/webhooks/support/create-ticket` with `x-event-type: ticket.created`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.ticket.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.additional_info_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store answered the supplier's request for information (its answer is the last message)
+         * @description `POST {baseUrl}/webhooks/support/ticket-additional-info-received` with `x-event-type: ticket.additional_info_received`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.ticket.additional_info_received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test call (POST /webhook/test)
+         * @description `POST {baseUrl}/webhooks/ping` with `x-event-type: ping`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /** @description RFC 9457 problem details */
+        Problem: {
+            status: number;
+            /** @description stable machine-readable code */
+            code: string;
+            title: string;
+            detail: string;
+            errors: {
+                pointer: string;
+                code: string;
+                message: string;
+            }[];
+            requestId: string;
+        };
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            supplierId: number | null;
+            actor: {
+                kind: "credential" | "operator" | "person";
+                /** @description a credential's clientId, `admin` for the ADMIN_TOKEN, or a person's id */
+                id: string;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description the route called, as `METHOD /path/:param` */
+            operation: string;
+            /** @description what was written: pricelist, product, batch, supplier, credential... */
+            entity: string;
+            entityId: string | null;
+            /** @description more about the write, when there is more (a batch: its ids) */
+            detail: unknown;
+            requestId: string | null;
+            clientAddress: string | null;
+        };
+        Promotion: {
+            internalCode: string;
+            name: string;
+            title: string | null;
+            description: string | null;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            enabled: boolean;
+            /**
+             * Format: date
+             * @description first day, YYYY-MM-DD, in the platform timezone
+             */
+            start: string;
+            /**
+             * Format: date
+             * @description last day, YYYY-MM-DD, included; later than start
+             */
+            end: string;
+            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
+            products: {
+                internalCode: string;
+                /** @description packages-to-boxes ratio for counting; default 1 */
+                boxRatio: number;
+            }[];
+            discountTiersData?: {
+                /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                min: number;
+                /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                max?: number;
+                discountPercentage?: number;
+                /** @description a fixed discount, split over the qualifying lines */
+                discountAmount?: number;
+            }[];
+            discountTiersDataCash?: {
+                /** @description lowest amount spent on the promotion products of the tier, included */
+                min: number;
+                /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                max?: number;
+                discountPercentage?: number;
+                /** @description a fixed discount, split over the qualifying lines */
+                discountAmount?: number;
+            }[];
+            bonusTierData?: {
+                /** @description count that earns the bonus once */
+                quantityRequired?: number;
+                /** @description amount that earns the bonus, once per order */
+                amountRequired?: number;
+                /** @description packages given each time the bonus is earned */
+                quantityGiven: number;
+                /** @description package size of the gift; default 1 */
+                units: number;
+                /** @description the product given */
+                productInternalCode?: string;
+            };
+            bonusTierDataCash?: {
+                /** @description count that earns the bonus once */
+                quantityRequired?: number;
+                /** @description amount that earns the bonus, once per order */
+                amountRequired?: number;
+                /** @description packages given each time the bonus is earned */
+                quantityGiven: number;
+                /** @description package size of the gift; default 1 */
+                units: number;
+                /** @description the product given */
+                productInternalCode?: string;
+            };
+            /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+            promotionGrouperCodes: string[];
+            /** @description enabled, and today (platform timezone) is within start..end */
+            active: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PromotionRef: {
+            internalCode: string;
+            name: string;
+            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
+            discountTiersData?: {
+                /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                min: number;
+                /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                max?: number;
+                discountPercentage?: number;
+                /** @description a fixed discount, split over the qualifying lines */
+                discountAmount?: number;
+            }[];
+            discountTiersDataCash?: {
+                /** @description lowest amount spent on the promotion products of the tier, included */
+                min: number;
+                /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                max?: number;
+                discountPercentage?: number;
+                /** @description a fixed discount, split over the qualifying lines */
+                discountAmount?: number;
+            }[];
+            bonusTierData?: {
+                /** @description count that earns the bonus once */
+                quantityRequired?: number;
+                /** @description amount that earns the bonus, once per order */
+                amountRequired?: number;
+                /** @description packages given each time the bonus is earned */
+                quantityGiven: number;
+                /** @description package size of the gift; default 1 */
+                units: number;
+                /** @description the product given */
+                productInternalCode?: string;
+            };
+            bonusTierDataCash?: {
+                /** @description count that earns the bonus once */
+                quantityRequired?: number;
+                /** @description amount that earns the bonus, once per order */
+                amountRequired?: number;
+                /** @description packages given each time the bonus is earned */
+                quantityGiven: number;
+                /** @description package size of the gift; default 1 */
+                units: number;
+                /** @description the product given */
+                productInternalCode?: string;
+            };
+        };
+        /** @description a promotion taking part for the store, each product with its `name`, a crossed bonus's gift with its `productName` */
+        StorePromotion: {
+            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
+            internalCode: string;
+            name: string;
+            enabled: boolean;
+            /**
+             * Format: date
+             * @description first day, YYYY-MM-DD, in the platform timezone
+             */
+            start: string;
+            /**
+             * Format: date
+             * @description last day, YYYY-MM-DD, included; later than start
+             */
+            end: string;
+            /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+            promotionGrouperCodes: string[];
+            discountTiersData?: {
+                /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                min: number;
+                /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                max?: number;
+                discountPercentage?: number;
+                /** @description a fixed discount, split over the qualifying lines */
+                discountAmount?: number;
+            }[];
+            discountTiersDataCash?: {
+                /** @description lowest amount spent on the promotion products of the tier, included */
+                min: number;
+                /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                max?: number;
+                discountPercentage?: number;
+                /** @description a fixed discount, split over the qualifying lines */
+                discountAmount?: number;
+            }[];
+            products: {
+                internalCode: string;
+                /** @description packages-to-boxes ratio for counting; default 1 */
+                boxRatio: number;
+                name: string | null;
+            }[];
+            bonusTierData?: {
+                /** @description count that earns the bonus once */
+                quantityRequired?: number;
+                /** @description amount that earns the bonus, once per order */
+                amountRequired?: number;
+                /** @description packages given each time the bonus is earned */
+                quantityGiven: number;
+                /** @description package size of the gift; default 1 */
+                units: number;
+                /** @description the product given */
+                productInternalCode?: string;
+                productName?: string | null;
+            };
+            bonusTierDataCash?: {
+                /** @description count that earns the bonus once */
+                quantityRequired?: number;
+                /** @description amount that earns the bonus, once per order */
+                amountRequired?: number;
+                /** @description packages given each time the bonus is earned */
+                quantityGiven: number;
+                /** @description package size of the gift; default 1 */
+                units: number;
+                /** @description the product given */
+                productInternalCode?: string;
+                productName?: string | null;
+            };
+        };
+        /** @description the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md) */
+        PricedCart: {
+            /** @description the cart's lines after merging, in the cart's order (first occurrence) */
+            lines: ({
+                productInternalCode: string;
+                units: number;
+                quantity: number;
+                unitPrice: number;
+                subtotal: number;
+                discount: number;
+                total: number;
+            } | {
+                productInternalCode: string;
+                units: number;
+                quantity: number;
+                /** @description why the line cannot be ordered (the first failing check, src/modules/pricing/README.md) */
+                error: "UNKNOWN_PRODUCT" | "PRODUCT_DISABLED" | "NO_PRICE_LIST" | "PRICE_LIST_DISABLED" | "NOT_PRICED" | "UNAVAILABLE";
+            })[];
+            /** @description sorted by `promoInternalCode` */
+            discounts: {
+                promoInternalCode: string;
+                appliedDiscountPercentage: number | null;
+                /** @description the sum of `products[].discountAmount` */
+                appliedDiscountAmount: number;
+                /** @description the promotion's qualifying lines, in cart order */
+                products: {
+                    internalCode: string;
+                    units: number;
+                    quantity: number;
+                    discountAmount: number;
+                }[];
+            }[];
+            /** @description sorted by `promoInternalCode` */
+            rewards: {
+                promoInternalCode: string;
+                /** @description packages given */
+                quantity: number;
+                /** @description always one product: the gift and its package size */
+                products: {
+                    internalCode: string;
+                    units: number;
+                }[];
+            }[];
+            subtotal: number;
+            discountTotal: number;
+            total: number;
+            minimumOrder: {
+                amount: number;
+                missing: number;
+            } | null;
+            /** @description the preview's additions; each list sorted by `promoInternalCode` */
+            hints: {
+                nextTiers: {
+                    promoInternalCode: string;
+                    /** @description `count` for quantity tiers, `amount` for money tiers (`...Cash`) */
+                    measure: "count" | "amount";
+                    /** @description the measure now (a count that does not end in 4 decimals is rounded down) */
+                    current: number;
+                    /** @description where the next tier starts */
+                    target: number;
+                    /** @description `target − current` (a count rounded up at 4 decimals, so adding it is enough) */
+                    missing: number;
+                    /** @description the next tier's benefit; for a bonus, the total packages given once it is reached */
+                    gives: {
+                        discountPercentage: number;
+                    } | {
+                        discountAmount: number;
+                    } | {
+                        quantity: number;
+                        product: {
+                            internalCode: string;
+                            units: number;
+                        };
                     };
-                    content: {
-                        "application/json": {
+                }[];
+                lostConflicts: {
+                    promoInternalCode: string;
+                    /** @description what it would have given had it been applied */
+                    discountAmount: number;
+                    /** @description the applied promotions holding its lines, by code, each with the lines it holds */
+                    takenBy: {
+                        promoInternalCode: string;
+                        products: {
+                            internalCode: string;
+                            units: number;
+                        }[];
+                    }[];
+                }[];
+                giftsNotGiven: {
+                    promoInternalCode: string;
+                    quantity: number;
+                    product: {
+                        internalCode: string;
+                        units: number;
+                    };
+                    reason: "UNKNOWN_PRODUCT" | "PRODUCT_DISABLED" | "UNAVAILABLE";
+                }[];
+            };
+        };
+        Order: {
+            id: number;
+            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
+            /** Format: date-time */
+            createdAt: string;
+            externalId: string | null;
+            buyer: {
+                storeInternalCode: string;
+                storeName: string;
+                legalName: string | null;
+                legalId: string | null;
+                user: {
+                    name: string | null;
+                    phone: string | null;
+                    email: string | null;
+                } | null;
+            };
+            address: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            } | null;
+            priceListCode: string | null;
+            products: {
+                internalCode: string;
+                name: string | null;
+                units: number;
+                quantity: number;
+                unitPrice: number;
+                subtotal: number;
+                discount: number;
+                total: number;
+                deliveredQuantity: number;
+                returnedQuantity: number;
+            }[];
+            promotions: {
+                rewards: {
+                    promoInternalCode: string;
+                    /** @description packages given */
+                    quantity: number;
+                    /** @description always one product: the gift and its package size */
+                    products: {
+                        internalCode: string;
+                        units: number;
+                    }[];
+                }[];
+                discounts: {
+                    promoInternalCode: string;
+                    appliedDiscountPercentage: number | null;
+                    /** @description the sum of `products[].discountAmount` */
+                    appliedDiscountAmount: number;
+                    /** @description the promotion's qualifying lines, in cart order */
+                    products: {
+                        internalCode: string;
+                        units: number;
+                        quantity: number;
+                        discountAmount: number;
+                    }[];
+                }[];
+            };
+            subtotal: number;
+            discountTotal: number;
+            total: number;
+            deliveryDate: string | null;
+            notes: string | null;
+            cancellation: {
+                code: string;
+                reason: string;
+                by: string;
+                message: string | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            history: {
+                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
+                /** Format: date-time */
+                at: string;
+                by: string;
+                note?: string;
+            }[];
+        };
+        PriceEntry: {
+            priceListInternalCode: string;
+            productInternalCode: string;
+            /** @description package size */
+            units: number;
+            price: number;
+        };
+        Store: {
+            internalCode: string;
+            name: string;
+            legalName: string | null;
+            legalId: string | null;
+            ownerName: string | null;
+            phone: string | null;
+            email: string | null;
+            enabled: boolean;
+            addresses: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode: string | null;
+            stockGrouperCode: string | null;
+            promotionGrouperCodes: string[];
+            settings: {
+                dropSize: number | null;
+            };
+            users: {
+                phone: string | null;
+                email: string | null;
+                name: string | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        StoreSummary: {
+            internalCode: string;
+            name: string;
+            legalName: string | null;
+            legalId: string | null;
+            ownerName: string | null;
+            phone: string | null;
+            email: string | null;
+            enabled: boolean;
+            addresses: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode: string | null;
+            stockGrouperCode: string | null;
+            promotionGrouperCodes: string[];
+            settings: {
+                dropSize: number | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Ticket: {
+            /** @description the platform's ticket id */
+            id: number;
+            /** @enum {unknown} */
+            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
+            /** @description what the store wrote when it opened the ticket */
+            userMessage: string;
+            externalTicketId: string | null;
+            /** @description the store's internalCode */
+            platformInternalCode: string;
+            resolvedAt: string | null;
+            orderId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the whole conversation, oldest first */
+            messages: {
+                from: "STORE" | "SUPPLIER";
+                message: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+        };
+        AppTicket: {
+            /** @description the platform's ticket id */
+            id: number;
+            /** @enum {unknown} */
+            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
+            /** @description what the store wrote when it opened the ticket */
+            userMessage: string;
+            externalTicketId: string | null;
+            /** @description the store's internalCode */
+            platformInternalCode: string;
+            resolvedAt: string | null;
+            orderId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the whole conversation, oldest first */
+            messages: {
+                from: "STORE" | "SUPPLIER";
+                message: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+            storeId: number;
+        };
+        BatchStatus: {
+            /** Format: uuid */
+            batchId: string;
+            endpoint: string;
+            status: "processing" | "processed" | "failed";
+            total: number;
+            /** @description completed + failed */
+            processed: number;
+            completed: number;
+            failed: number;
+            /** Format: date-time */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        BatchDetail: {
+            /** Format: uuid */
+            uuid: string;
+            detail: {
+                code: string;
+                endpoint: string;
+                action: string;
+                /** @description the item as JSON text */
+                batchItem: string;
+                status: "processing" | "completed" | "failed";
+                errorCode: string | null;
+                message: string | null;
+                finishedAt: string | null;
+            }[];
+            page: number;
+            take: number;
+            total: number;
+            totalPages: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    postLogin: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-api-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientId: string;
+                    clientSecret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        expires_in: number;
+                        /** @description space-separated scopes */
+                        scope: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchPricelist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert?: {
+                        products?: components["schemas"]["PriceEntry"][];
+                        stores?: {
+                            priceListInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                    };
+                    remove?: {
+                        products?: {
+                            priceListInternalCode: string;
+                            productInternalCode: string;
+                            /** @description package size */
+                            units?: number;
+                            price?: number;
+                        }[];
+                        stores?: {
+                            priceListInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A bare array of brands is accepted as the upsert list. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        internalCode: string;
+                        name: string;
+                        weight?: number | null;
+                        image?: string | null;
+                        enabled?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        internalCode: string;
+                        name: string;
+                        description?: string | null;
+                        brandInternalCode: string;
+                        /** @description a category or a subcategory */
+                        categoryInternalCode: string;
+                        image?: string | null;
+                        images?: string[];
+                        enabled?: boolean;
+                        ean?: string | null;
+                        displayProducts?: {
+                            /** @description package size */
+                            units: number;
+                            name: string;
+                            default?: boolean;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchGrouperPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    add?: {
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                    };
+                    remove?: {
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchGrouperStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    add?: {
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                    };
+                    remove?: {
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchStockGrouper: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        grouperCode: string;
+                        productInternalCode: string;
+                        available: boolean;
+                        /** @description package size */
+                        units?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        internalCode: string;
+                        name: string;
+                        legalName?: string | null;
+                        legalId?: string | null;
+                        ownerName?: string | null;
+                        phone?: string | null;
+                        email?: string | null;
+                        enabled?: boolean;
+                        addresses?: {
+                            street: string;
+                            city: string;
+                            state?: string;
+                            country?: string;
+                            postalCode?: string;
+                            latitude?: number;
+                            longitude?: number;
+                            default?: boolean;
+                        }[];
+                        priceListCode?: string | null;
+                        stockGrouperCode?: string | null;
+                        promotionGrouperCodes?: string[];
+                        settings?: {
+                            dropSize?: number | null;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    confirm?: {
+                        id: number;
+                        /**
+                         * Format: calendar-date
+                         * @description YYYY-MM-DD
+                         */
+                        deliveryDate?: string;
+                    }[];
+                    deliver?: {
+                        id: number;
+                        complete?: boolean;
+                        products?: {
+                            internalCode: string;
+                            /** @description package size */
+                            units: number;
+                            quantity: number;
+                        }[];
+                    }[];
+                    return?: {
+                        id: number;
+                        complete?: boolean;
+                        products?: {
+                            internalCode: string;
+                            /** @description package size */
+                            units: number;
+                            quantity: number;
+                        }[];
+                        reason?: string;
+                    }[];
+                    cancel?: {
+                        id: number;
+                        cancelCode: string;
+                        message?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOrderBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    orders: {
+                        externalId?: string;
+                        storeInternalCode: string;
+                        /**
+                         * Format: date-or-timestamp
+                         * @description a date (YYYY-MM-DD) or a timestamp, in years 0001 to 9999
+                         */
+                        createdAt: string;
+                        status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
+                        products: {
+                            internalCode: string;
+                            /** @description package size */
+                            units: number;
+                            quantity: number;
+                            unitPrice: number;
+                        }[];
+                        total?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert?: {
+                        discount?: {
+                            simple?: {
+                                internalCode: string;
+                                name: string;
+                                title?: string | null;
+                                description?: string | null;
+                                image?: string | null;
+                                enabled: boolean;
+                                /**
+                                 * Format: calendar-date
+                                 * @description first day, YYYY-MM-DD, in the platform timezone
+                                 */
+                                start: string;
+                                /**
+                                 * Format: calendar-date
+                                 * @description last day, YYYY-MM-DD, included; later than start
+                                 */
+                                end: string;
+                                /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                                promotionGrouperCodes?: string[];
+                                /** @description the product: an object (a one-item array is also accepted) */
+                                products: {
+                                    internalCode: string;
+                                    /** @description packages-to-boxes ratio for counting; default 1 */
+                                    boxRatio?: number;
+                                } | {
+                                    internalCode: string;
+                                    /** @description packages-to-boxes ratio for counting; default 1 */
+                                    boxRatio?: number;
+                                }[];
+                                discountTiersData?: {
+                                    /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                                    min: number;
+                                    /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                                    max?: number;
+                                    discountPercentage?: number;
+                                    /** @description a fixed discount, split over the qualifying lines */
+                                    discountAmount?: number;
+                                }[];
+                                discountTiersDataCash?: {
+                                    /** @description lowest amount spent on the promotion products of the tier, included */
+                                    min: number;
+                                    /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                                    max?: number;
+                                    discountPercentage?: number;
+                                    /** @description a fixed discount, split over the qualifying lines */
+                                    discountAmount?: number;
+                                }[];
+                            }[];
+                            multiple?: {
+                                internalCode: string;
+                                name: string;
+                                title?: string | null;
+                                description?: string | null;
+                                image?: string | null;
+                                enabled: boolean;
+                                /**
+                                 * Format: calendar-date
+                                 * @description first day, YYYY-MM-DD, in the platform timezone
+                                 */
+                                start: string;
+                                /**
+                                 * Format: calendar-date
+                                 * @description last day, YYYY-MM-DD, included; later than start
+                                 */
+                                end: string;
+                                /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                                promotionGrouperCodes?: string[];
+                                /** @description the products whose lines count together */
+                                products: {
+                                    internalCode: string;
+                                    /** @description packages-to-boxes ratio for counting; default 1 */
+                                    boxRatio?: number;
+                                }[];
+                                discountTiersData?: {
+                                    /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                                    min: number;
+                                    /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                                    max?: number;
+                                    discountPercentage?: number;
+                                    /** @description a fixed discount, split over the qualifying lines */
+                                    discountAmount?: number;
+                                }[];
+                                discountTiersDataCash?: {
+                                    /** @description lowest amount spent on the promotion products of the tier, included */
+                                    min: number;
+                                    /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                                    max?: number;
+                                    discountPercentage?: number;
+                                    /** @description a fixed discount, split over the qualifying lines */
+                                    discountAmount?: number;
+                                }[];
+                            }[];
+                        };
+                        bonus?: {
+                            individual?: {
+                                internalCode: string;
+                                name: string;
+                                title?: string | null;
+                                description?: string | null;
+                                image?: string | null;
+                                enabled: boolean;
+                                /**
+                                 * Format: calendar-date
+                                 * @description first day, YYYY-MM-DD, in the platform timezone
+                                 */
+                                start: string;
+                                /**
+                                 * Format: calendar-date
+                                 * @description last day, YYYY-MM-DD, included; later than start
+                                 */
+                                end: string;
+                                /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                                promotionGrouperCodes?: string[];
+                                /** @description the product: an object (a one-item array is also accepted) */
+                                products: {
+                                    internalCode: string;
+                                    /** @description packages-to-boxes ratio for counting; default 1 */
+                                    boxRatio?: number;
+                                } | {
+                                    internalCode: string;
+                                    /** @description packages-to-boxes ratio for counting; default 1 */
+                                    boxRatio?: number;
+                                }[];
+                                bonusTierData?: {
+                                    /** @description count that earns the bonus once */
+                                    quantityRequired: number;
+                                    /** @description packages given each time the bonus is earned */
+                                    quantityGiven: number;
+                                    /** @description package size of the gift; default 1 */
+                                    units?: number;
+                                };
+                                bonusTierDataCash?: {
+                                    /** @description amount that earns the bonus, once per order */
+                                    amountRequired: number;
+                                    /** @description packages given each time the bonus is earned */
+                                    quantityGiven: number;
+                                    /** @description package size of the gift; default 1 */
+                                    units?: number;
+                                };
+                            }[];
+                            crossed?: {
+                                internalCode: string;
+                                name: string;
+                                title?: string | null;
+                                description?: string | null;
+                                image?: string | null;
+                                enabled: boolean;
+                                /**
+                                 * Format: calendar-date
+                                 * @description first day, YYYY-MM-DD, in the platform timezone
+                                 */
+                                start: string;
+                                /**
+                                 * Format: calendar-date
+                                 * @description last day, YYYY-MM-DD, included; later than start
+                                 */
+                                end: string;
+                                /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                                promotionGrouperCodes?: string[];
+                                /** @description the products that trigger the bonus */
+                                products: {
+                                    internalCode: string;
+                                    /** @description packages-to-boxes ratio for counting; default 1 */
+                                    boxRatio?: number;
+                                }[];
+                                bonusTierData?: {
+                                    /** @description count that earns the bonus once */
+                                    quantityRequired: number;
+                                    /** @description packages given each time the bonus is earned */
+                                    quantityGiven: number;
+                                    /** @description package size of the gift; default 1 */
+                                    units?: number;
+                                    /** @description the product given */
+                                    productInternalCode: string;
+                                };
+                                bonusTierDataCash?: {
+                                    /** @description amount that earns the bonus, once per order */
+                                    amountRequired: number;
+                                    /** @description packages given each time the bonus is earned */
+                                    quantityGiven: number;
+                                    /** @description package size of the gift; default 1 */
+                                    units?: number;
+                                    /** @description the product given */
+                                    productInternalCode: string;
+                                };
+                            }[];
+                        };
+                    };
+                    remove?: {
+                        internalCodes: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: {
+                status?: "processing" | "processed" | "failed";
+                /** @description the endpoint the batch was sent to, e.g. /batch/pricelist */
+                endpoint?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BatchStatus"][];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                        /** @description batches in each state under the endpoint filter, whatever the status filter */
+                        counts: {
+                            processing: number;
+                            processed: number;
+                            failed: number;
+                        };
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBatchStatusByUuid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchStatus"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBatchDetailByUuid: {
+        parameters: {
+            query?: {
+                status?: "processing" | "completed" | "failed";
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchDetail"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPricelist: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                enabled?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            internalCode: string;
+                            name: string | null;
+                            enabled: boolean;
+                            /** @description stores assigned to the list (links to stores not created yet included) */
+                            storeCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postPricelist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string | null;
+                        enabled: boolean;
+                        products: {
+                            priceListInternalCode: string;
+                            productInternalCode: string;
+                            units: number;
+                            price: number;
+                        }[];
+                        stores: {
+                            priceListInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPricelistByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string | null;
+                        enabled: boolean;
+                        products: {
+                            priceListInternalCode: string;
+                            productInternalCode: string;
+                            units: number;
+                            price: number;
+                        }[];
+                        stores: {
+                            priceListInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPricelistEntriesByCode: {
+        parameters: {
+            query?: {
+                /** @description part of the product's code or name, case-insensitive */
+                search?: string;
+                take?: number;
+                page?: number;
+                /** @description the `next` of a previous answer: the page after it, read from an index at the same cost at any depth (then `page` is only echoed back) */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            productInternalCode: string;
+                            productName: string;
+                            units: number;
+                            price: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPricelistStatusByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string | null;
+                        enabled: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBrandByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        weight: number | null;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: {
+                enabled?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             internalCode: string;
                             name: string;
                             weight: number | null;
@@ -1717,194 +3910,862 @@ export interface paths {
                                 updatedAt: string;
                                 parentCategoryInternalCode: string;
                             }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
                     };
                 };
             };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/batch/product": {
+    putCategory: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Upsert products in bulk (asynchronous)
-         * @description Scope: `supplier/catalog.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    weight?: number | null;
+                    image?: string | null;
+                    enabled?: boolean;
+                };
             };
-            requestBody: {
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        upsert: {
+                        internalCode: string;
+                        name: string;
+                        weight: number | null;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        parentCategoryInternalCode: string | null;
+                        subcategories?: {
                             internalCode: string;
                             name: string;
-                            description?: string | null;
-                            brandInternalCode: string;
-                            /** @description a category or a subcategory */
-                            categoryInternalCode: string;
-                            image?: string | null;
-                            images?: string[];
-                            enabled?: boolean;
-                            ean?: string | null;
-                            displayProducts?: {
-                                /** @description package size */
-                                units: number;
-                                name: string;
-                                default?: boolean;
-                            }[];
+                            weight: number | null;
+                            image: string | null;
+                            imageUrls: {
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                                 */
+                                160: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                                 */
+                                480: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                                 */
+                                1024: string;
+                                /**
+                                 * Format: uri
+                                 * @description the image as downloaded
+                                 */
+                                original: string;
+                            } | null;
+                            imageStatus: ("pending" | "ready" | "failed") | null;
+                            imageError: string | null;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            parentCategoryInternalCode: string;
                         }[];
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/product/{code}": {
+    postCategory: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * One product
-         * @description Scope: `supplier/catalog.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    weight?: number | null;
+                    image?: string | null;
+                    enabled?: boolean;
                 };
-                cookie?: never;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        weight: number | null;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        parentCategoryInternalCode: string | null;
+                        subcategories?: {
+                            internalCode: string;
+                            name: string;
+                            weight: number | null;
+                            image: string | null;
+                            imageUrls: {
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                                 */
+                                160: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                                 */
+                                480: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                                 */
+                                1024: string;
+                                /**
+                                 * Format: uri
+                                 * @description the image as downloaded
+                                 */
+                                original: string;
+                            } | null;
+                            imageStatus: ("pending" | "ready" | "failed") | null;
+                            imageError: string | null;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            parentCategoryInternalCode: string;
+                        }[];
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putSubcategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    weight?: number | null;
+                    image?: string | null;
+                    enabled?: boolean;
+                    parentCategoryInternalCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        weight: number | null;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        parentCategoryInternalCode: string | null;
+                        subcategories?: {
+                            internalCode: string;
+                            name: string;
+                            weight: number | null;
+                            image: string | null;
+                            imageUrls: {
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                                 */
+                                160: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                                 */
+                                480: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                                 */
+                                1024: string;
+                                /**
+                                 * Format: uri
+                                 * @description the image as downloaded
+                                 */
+                                original: string;
+                            } | null;
+                            imageStatus: ("pending" | "ready" | "failed") | null;
+                            imageError: string | null;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            parentCategoryInternalCode: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSubcategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    weight?: number | null;
+                    image?: string | null;
+                    enabled?: boolean;
+                    parentCategoryInternalCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        weight: number | null;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        parentCategoryInternalCode: string | null;
+                        subcategories?: {
+                            internalCode: string;
+                            name: string;
+                            weight: number | null;
+                            image: string | null;
+                            imageUrls: {
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                                 */
+                                160: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                                 */
+                                480: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                                 */
+                                1024: string;
+                                /**
+                                 * Format: uri
+                                 * @description the image as downloaded
+                                 */
+                                original: string;
+                            } | null;
+                            imageStatus: ("pending" | "ready" | "failed") | null;
+                            imageError: string | null;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            parentCategoryInternalCode: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCategoryByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        weight: number | null;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        parentCategoryInternalCode: string | null;
+                        subcategories?: {
+                            internalCode: string;
+                            name: string;
+                            weight: number | null;
+                            image: string | null;
+                            imageUrls: {
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                                 */
+                                160: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                                 */
+                                480: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                                 */
+                                1024: string;
+                                /**
+                                 * Format: uri
+                                 * @description the image as downloaded
+                                 */
+                                original: string;
+                            } | null;
+                            imageStatus: ("pending" | "ready" | "failed") | null;
+                            imageError: string | null;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            parentCategoryInternalCode: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProductByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        description: string | null;
+                        brandInternalCode: string;
+                        categoryInternalCode: string;
+                        image: string | null;
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        imageStatus: ("pending" | "ready" | "failed") | null;
+                        imageError: string | null;
+                        images: string[];
+                        /** @description the processing of each of `images`, in the same order */
+                        imagesDetail: {
+                            url: string;
+                            imageUrls: {
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                                 */
+                                160: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                                 */
+                                480: string;
+                                /**
+                                 * Format: uri
+                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                                 */
+                                1024: string;
+                                /**
+                                 * Format: uri
+                                 * @description the image as downloaded
+                                 */
+                                original: string;
+                            } | null;
+                            imageStatus: ("pending" | "ready" | "failed") | null;
+                            imageError: string | null;
+                        }[];
+                        enabled: boolean;
+                        ean: string | null;
+                        displayProducts: {
+                            units: number;
+                            name: string;
+                            default?: boolean;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                enabled?: boolean;
+                /** @description a brand internalCode */
+                brand?: string;
+                /** @description a category internalCode: its products and those of its subcategories */
+                category?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             internalCode: string;
                             name: string;
                             description: string | null;
@@ -1975,6016 +4836,3418 @@ export interface paths {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
                     };
                 };
             };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/grouper/promotion": {
+    getGrouperPromotion: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                enabled?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            internalCode: string;
+                            name: string;
+                            enabled: boolean;
+                            /** @description stores linked (links to stores not created yet included) */
+                            storeCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGrouperPromotion: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Create a promotion grouper (a commercial segment)
-         * @description Scope: `supplier/grouper.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                };
             };
-            requestBody: {
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
                         internalCode: string;
                         name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/grouper/{code}/promotion": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A promotion grouper with its stores
-         * @description Scope: `supplier/grouper.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Rename a promotion grouper
-         * @description Scope: `supplier/grouper.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/grouper/{code}/status/promotion": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Enable or disable a promotion grouper
-         * @description Scope: `supplier/grouper.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
                         enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/batch/grouper/promotion": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Add and remove stores in bulk
-         * @description Scope: `supplier/grouper.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "application/json": {
-                        add?: {
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                        };
-                        remove?: {
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                        };
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/grouper/stock": {
+    getGrouperPromotionByCode: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Create a stock grouper (a warehouse)
-         * @description Scope: `supplier/grouper.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
                         internalCode: string;
                         name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/grouper/{code}/stock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A stock grouper with its stores
-         * @description Scope: `supplier/grouper.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Rename a stock grouper
-         * @description Scope: `supplier/grouper.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/grouper/{code}/status/stock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Enable or disable a stock grouper
-         * @description Scope: `supplier/grouper.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
                         enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putGrouperPromotionByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putGrouperStatusPromotionByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGrouperStock: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                enabled?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             internalCode: string;
                             name: string;
                             enabled: boolean;
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
+                            /** @description stores linked (links to stores not created yet included) */
+                            storeCount: number;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
                     };
                 };
             };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/batch/grouper/stock": {
+    postGrouperStock: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Add and remove stores in bulk (adding a store moves it from its stock grouper)
-         * @description Scope: `supplier/grouper.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        add?: {
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                        };
-                        remove?: {
-                            stores: {
-                                groupInternalCode: string;
-                                storeInternalCode: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
     };
-    "/batch/stock/grouper": {
+    getGrouperStockByCode: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Set product availability per stock grouper, for a product or one package size (asynchronous)
-         * @description Scope: `supplier/stock.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        upsert: {
-                            grouperCode: string;
+                        internalCode: string;
+                        name: string;
+                        enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putGrouperStockByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putGrouperStatusStockByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        enabled: boolean;
+                        stores: {
+                            groupInternalCode: string;
+                            storeInternalCode: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGrouperStockRulesByCode: {
+        parameters: {
+            query?: {
+                /** @description part of the product's code or name, case-insensitive */
+                search?: string;
+                available?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
                             productInternalCode: string;
+                            productName: string;
+                            units: number | null;
                             available: boolean;
-                            /** @description package size */
-                            units?: number;
+                            /** Format: date-time */
+                            updatedAt: string;
                         }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/batch/store": {
+    getStoreByCode: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Store"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStore: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                enabled?: boolean;
+                take?: number;
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)
-         * @description Scope: `supplier/store.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
                 content: {
                     "application/json": {
-                        upsert: {
-                            internalCode: string;
-                            name: string;
-                            legalName?: string | null;
-                            legalId?: string | null;
-                            ownerName?: string | null;
-                            phone?: string | null;
-                            email?: string | null;
-                            enabled?: boolean;
-                            addresses?: {
-                                street: string;
-                                city: string;
-                                state?: string;
-                                country?: string;
-                                postalCode?: string;
-                                latitude?: number;
-                                longitude?: number;
-                                default?: boolean;
-                            }[];
-                            priceListCode?: string | null;
-                            stockGrouperCode?: string | null;
-                            promotionGrouperCodes?: string[];
-                            settings?: {
-                                dropSize?: number | null;
-                            };
-                        }[];
+                        data: components["schemas"]["StoreSummary"][];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/store/{code}": {
+    postStoreCartByCode: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
             cookie?: never;
         };
-        /**
-         * A store with its links, settings and users
-         * @description Scope: `supplier/store.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        productInternalCode: string;
+                        /** @description package size */
+                        units: number;
+                        quantity: number;
+                    }[];
                 };
-                cookie?: never;
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            legalName: string | null;
-                            legalId: string | null;
-                            ownerName: string | null;
+        };
+        responses: {
+            /** @description the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PricedCart"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postStoreAddUserByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    users: {
+                        /** @description E.164, e.g. +573001234567 */
+                        phone?: string;
+                        /** Format: email */
+                        email?: string;
+                        name?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
                             phone: string | null;
                             email: string | null;
-                            enabled: boolean;
-                            addresses: {
-                                street: string;
-                                city: string;
-                                state?: string;
-                                country?: string;
-                                postalCode?: string;
-                                latitude?: number;
-                                longitude?: number;
-                                default?: boolean;
-                            }[];
-                            priceListCode: string | null;
-                            stockGrouperCode: string | null;
-                            promotionGrouperCodes: string[];
-                            settings: {
-                                dropSize: number | null;
-                            };
-                            users: {
-                                phone: string | null;
-                                email: string | null;
-                                name: string | null;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/store/{code}/add/user": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Give people (by phone or email) access to the store
-         * @description Scope: `supplier/store.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        users: {
-                            /** @description E.164, e.g. +573001234567 */
-                            phone?: string;
-                            /** Format: email */
-                            email?: string;
-                            name?: string;
+                            name: string | null;
                         }[];
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            users: {
-                                phone: string | null;
-                                email: string | null;
-                                name: string | null;
-                            }[];
-                        };
-                    };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/store/{code}/remove/user": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Take people off the store
-         * @description Scope: `supplier/store.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
-                    "application/json": {
-                        users: {
-                            /** @description E.164, e.g. +573001234567 */
-                            phone?: string;
-                            /** Format: email */
-                            email?: string;
-                            name?: string;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            users: {
-                                phone: string | null;
-                                email: string | null;
-                                name: string | null;
-                            }[];
-                        };
-                    };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/promotion/discount/simple": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Create or replace a simple discount (one product, tiered)
-         * @description Scope: `supplier/promotion.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description exactly one of discountTiersData and discountTiersDataCash */
-            requestBody: {
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        title?: string | null;
-                        description?: string | null;
-                        image?: string | null;
-                        enabled: boolean;
-                        /**
-                         * Format: calendar-date
-                         * @description first day, YYYY-MM-DD, in the platform timezone
-                         */
-                        start: string;
-                        /**
-                         * Format: calendar-date
-                         * @description last day, YYYY-MM-DD, included; later than start
-                         */
-                        end: string;
-                        /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                        promotionGrouperCodes?: string[];
-                        /** @description the product: an object (a one-item array is also accepted) */
-                        products: {
-                            internalCode: string;
-                            /** @description packages-to-boxes ratio for counting; default 1 */
-                            boxRatio?: number;
-                        } | {
-                            internalCode: string;
-                            /** @description packages-to-boxes ratio for counting; default 1 */
-                            boxRatio?: number;
-                        }[];
-                        discountTiersData?: {
-                            /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
-                            min: number;
-                            /** @description highest count (packages × units ÷ boxRatio) of the tier, included; only the highest tier may leave it out */
-                            max?: number;
-                            discountPercentage?: number;
-                            /** @description a fixed discount, split over the qualifying lines */
-                            discountAmount?: number;
-                        }[];
-                        discountTiersDataCash?: {
-                            /** @description lowest amount spent on the promotion products of the tier, included */
-                            min: number;
-                            /** @description highest amount spent on the promotion products of the tier, included; only the highest tier may leave it out */
-                            max?: number;
-                            discountPercentage?: number;
-                            /** @description a fixed discount, split over the qualifying lines */
-                            discountAmount?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            title: string | null;
-                            description: string | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date */
-                            start: string;
-                            /** Format: date */
-                            end: string;
-                            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                            products: {
-                                internalCode: string;
-                                boxRatio: number;
-                            }[];
-                            discountTiersData?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            discountTiersDataCash?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            bonusTierData?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            bonusTierDataCash?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            promotionGrouperCodes: string[];
-                            /** @description enabled, and today (platform timezone) is within start..end */
-                            active: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/promotion/discount/multiple": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Create or replace a multiple discount (products counted together)
-         * @description Scope: `supplier/promotion.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description exactly one of discountTiersData and discountTiersDataCash */
-            requestBody: {
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        title?: string | null;
-                        description?: string | null;
-                        image?: string | null;
-                        enabled: boolean;
-                        /**
-                         * Format: calendar-date
-                         * @description first day, YYYY-MM-DD, in the platform timezone
-                         */
-                        start: string;
-                        /**
-                         * Format: calendar-date
-                         * @description last day, YYYY-MM-DD, included; later than start
-                         */
-                        end: string;
-                        /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                        promotionGrouperCodes?: string[];
-                        /** @description the products whose lines count together */
-                        products: {
-                            internalCode: string;
-                            /** @description packages-to-boxes ratio for counting; default 1 */
-                            boxRatio?: number;
-                        }[];
-                        discountTiersData?: {
-                            /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
-                            min: number;
-                            /** @description highest count (packages × units ÷ boxRatio) of the tier, included; only the highest tier may leave it out */
-                            max?: number;
-                            discountPercentage?: number;
-                            /** @description a fixed discount, split over the qualifying lines */
-                            discountAmount?: number;
-                        }[];
-                        discountTiersDataCash?: {
-                            /** @description lowest amount spent on the promotion products of the tier, included */
-                            min: number;
-                            /** @description highest amount spent on the promotion products of the tier, included; only the highest tier may leave it out */
-                            max?: number;
-                            discountPercentage?: number;
-                            /** @description a fixed discount, split over the qualifying lines */
-                            discountAmount?: number;
-                        }[];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            title: string | null;
-                            description: string | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date */
-                            start: string;
-                            /** Format: date */
-                            end: string;
-                            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                            products: {
-                                internalCode: string;
-                                boxRatio: number;
-                            }[];
-                            discountTiersData?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            discountTiersDataCash?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            bonusTierData?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            bonusTierDataCash?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            promotionGrouperCodes: string[];
-                            /** @description enabled, and today (platform timezone) is within start..end */
-                            active: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/promotion/bonus/individual": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Create or replace an individual bonus (buy X of a product, get Y of it)
-         * @description Scope: `supplier/promotion.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description exactly one of bonusTierData and bonusTierDataCash; the gift is the product itself */
-            requestBody: {
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        title?: string | null;
-                        description?: string | null;
-                        image?: string | null;
-                        enabled: boolean;
-                        /**
-                         * Format: calendar-date
-                         * @description first day, YYYY-MM-DD, in the platform timezone
-                         */
-                        start: string;
-                        /**
-                         * Format: calendar-date
-                         * @description last day, YYYY-MM-DD, included; later than start
-                         */
-                        end: string;
-                        /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                        promotionGrouperCodes?: string[];
-                        /** @description the product: an object (a one-item array is also accepted) */
-                        products: {
-                            internalCode: string;
-                            /** @description packages-to-boxes ratio for counting; default 1 */
-                            boxRatio?: number;
-                        } | {
-                            internalCode: string;
-                            /** @description packages-to-boxes ratio for counting; default 1 */
-                            boxRatio?: number;
-                        }[];
-                        bonusTierData?: {
-                            /** @description count that earns the bonus once */
-                            quantityRequired: number;
-                            /** @description packages given each time the bonus is earned */
-                            quantityGiven: number;
-                            /** @description package size of the gift; default 1 */
-                            units?: number;
-                        };
-                        bonusTierDataCash?: {
-                            /** @description amount that earns the bonus, once per order */
-                            amountRequired: number;
-                            /** @description packages given each time the bonus is earned */
-                            quantityGiven: number;
-                            /** @description package size of the gift; default 1 */
-                            units?: number;
-                        };
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            title: string | null;
-                            description: string | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date */
-                            start: string;
-                            /** Format: date */
-                            end: string;
-                            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                            products: {
-                                internalCode: string;
-                                boxRatio: number;
-                            }[];
-                            discountTiersData?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            discountTiersDataCash?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            bonusTierData?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            bonusTierDataCash?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            promotionGrouperCodes: string[];
-                            /** @description enabled, and today (platform timezone) is within start..end */
-                            active: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/promotion/bonus/crossed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Create or replace a crossed bonus (buy these products, get another)
-         * @description Scope: `supplier/promotion.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description exactly one of bonusTierData and bonusTierDataCash */
-            requestBody: {
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        title?: string | null;
-                        description?: string | null;
-                        image?: string | null;
-                        enabled: boolean;
-                        /**
-                         * Format: calendar-date
-                         * @description first day, YYYY-MM-DD, in the platform timezone
-                         */
-                        start: string;
-                        /**
-                         * Format: calendar-date
-                         * @description last day, YYYY-MM-DD, included; later than start
-                         */
-                        end: string;
-                        /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                        promotionGrouperCodes?: string[];
-                        /** @description the products that trigger the bonus */
-                        products: {
-                            internalCode: string;
-                            /** @description packages-to-boxes ratio for counting; default 1 */
-                            boxRatio?: number;
-                        }[];
-                        bonusTierData?: {
-                            /** @description count that earns the bonus once */
-                            quantityRequired: number;
-                            /** @description packages given each time the bonus is earned */
-                            quantityGiven: number;
-                            /** @description package size of the gift; default 1 */
-                            units?: number;
-                            /** @description the product given */
-                            productInternalCode: string;
-                        };
-                        bonusTierDataCash?: {
-                            /** @description amount that earns the bonus, once per order */
-                            amountRequired: number;
-                            /** @description packages given each time the bonus is earned */
-                            quantityGiven: number;
-                            /** @description package size of the gift; default 1 */
-                            units?: number;
-                            /** @description the product given */
-                            productInternalCode: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            title: string | null;
-                            description: string | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date */
-                            start: string;
-                            /** Format: date */
-                            end: string;
-                            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                            products: {
-                                internalCode: string;
-                                boxRatio: number;
-                            }[];
-                            discountTiersData?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            discountTiersDataCash?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            bonusTierData?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            bonusTierDataCash?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            promotionGrouperCodes: string[];
-                            /** @description enabled, and today (platform timezone) is within start..end */
-                            active: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/promotion/{code}/status": {
+    postStoreRemoveUserByCode: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Enable or disable a promotion
-         * @description Scope: `supplier/promotion.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        enabled: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            title: string | null;
-                            description: string | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date */
-                            start: string;
-                            /** Format: date */
-                            end: string;
-                            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                            products: {
-                                internalCode: string;
-                                boxRatio: number;
-                            }[];
-                            discountTiersData?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            discountTiersDataCash?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            bonusTierData?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            bonusTierDataCash?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            promotionGrouperCodes: string[];
-                            /** @description enabled, and today (platform timezone) is within start..end */
-                            active: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/promotion/{code}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One promotion
-         * @description Scope: `supplier/promotion.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description internalCode */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            internalCode: string;
-                            name: string;
-                            title: string | null;
-                            description: string | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date */
-                            start: string;
-                            /** Format: date */
-                            end: string;
-                            type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                            products: {
-                                internalCode: string;
-                                boxRatio: number;
-                            }[];
-                            discountTiersData?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            discountTiersDataCash?: {
-                                min: number;
-                                max?: number;
-                                discountPercentage?: number;
-                                discountAmount?: number;
-                            }[];
-                            bonusTierData?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            bonusTierDataCash?: {
-                                quantityRequired?: number;
-                                amountRequired?: number;
-                                quantityGiven: number;
-                                units: number;
-                                productInternalCode?: string;
-                            };
-                            promotionGrouperCodes: string[];
-                            /** @description enabled, and today (platform timezone) is within start..end */
-                            active: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/promotion": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Promotions by start date, then code; from/to keep those whose start..end overlaps from..to
-         * @description Scope: `supplier/promotion.read`.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    enabled?: boolean;
-                    /** @description keep promotions running on or after this day */
-                    from?: string;
-                    /** @description keep promotions running on or before this day */
-                    to?: string;
-                    take?: number;
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                internalCode: string;
-                                name: string;
-                                title: string | null;
-                                description: string | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date */
-                                start: string;
-                                /** Format: date */
-                                end: string;
-                                type: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
-                                products: {
-                                    internalCode: string;
-                                    boxRatio: number;
-                                }[];
-                                discountTiersData?: {
-                                    min: number;
-                                    max?: number;
-                                    discountPercentage?: number;
-                                    discountAmount?: number;
-                                }[];
-                                discountTiersDataCash?: {
-                                    min: number;
-                                    max?: number;
-                                    discountPercentage?: number;
-                                    discountAmount?: number;
-                                }[];
-                                bonusTierData?: {
-                                    quantityRequired?: number;
-                                    amountRequired?: number;
-                                    quantityGiven: number;
-                                    units: number;
-                                    productInternalCode?: string;
-                                };
-                                bonusTierDataCash?: {
-                                    quantityRequired?: number;
-                                    amountRequired?: number;
-                                    quantityGiven: number;
-                                    units: number;
-                                    productInternalCode?: string;
-                                };
-                                promotionGrouperCodes: string[];
-                                /** @description enabled, and today (platform timezone) is within start..end */
-                                active: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            page: number;
-                            take: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/batch/promotion": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upsert promotions of every type and remove promotions in bulk (asynchronous; removes first)
-         * @description Scope: `supplier/promotion.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        upsert?: {
-                            discount?: {
-                                simple?: {
-                                    internalCode: string;
-                                    name: string;
-                                    title?: string | null;
-                                    description?: string | null;
-                                    image?: string | null;
-                                    enabled: boolean;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description first day, YYYY-MM-DD, in the platform timezone
-                                     */
-                                    start: string;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description last day, YYYY-MM-DD, included; later than start
-                                     */
-                                    end: string;
-                                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                                    promotionGrouperCodes?: string[];
-                                    /** @description the product: an object (a one-item array is also accepted) */
-                                    products: {
-                                        internalCode: string;
-                                        /** @description packages-to-boxes ratio for counting; default 1 */
-                                        boxRatio?: number;
-                                    } | {
-                                        internalCode: string;
-                                        /** @description packages-to-boxes ratio for counting; default 1 */
-                                        boxRatio?: number;
-                                    }[];
-                                    discountTiersData?: {
-                                        /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
-                                        min: number;
-                                        /** @description highest count (packages × units ÷ boxRatio) of the tier, included; only the highest tier may leave it out */
-                                        max?: number;
-                                        discountPercentage?: number;
-                                        /** @description a fixed discount, split over the qualifying lines */
-                                        discountAmount?: number;
-                                    }[];
-                                    discountTiersDataCash?: {
-                                        /** @description lowest amount spent on the promotion products of the tier, included */
-                                        min: number;
-                                        /** @description highest amount spent on the promotion products of the tier, included; only the highest tier may leave it out */
-                                        max?: number;
-                                        discountPercentage?: number;
-                                        /** @description a fixed discount, split over the qualifying lines */
-                                        discountAmount?: number;
-                                    }[];
-                                }[];
-                                multiple?: {
-                                    internalCode: string;
-                                    name: string;
-                                    title?: string | null;
-                                    description?: string | null;
-                                    image?: string | null;
-                                    enabled: boolean;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description first day, YYYY-MM-DD, in the platform timezone
-                                     */
-                                    start: string;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description last day, YYYY-MM-DD, included; later than start
-                                     */
-                                    end: string;
-                                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                                    promotionGrouperCodes?: string[];
-                                    /** @description the products whose lines count together */
-                                    products: {
-                                        internalCode: string;
-                                        /** @description packages-to-boxes ratio for counting; default 1 */
-                                        boxRatio?: number;
-                                    }[];
-                                    discountTiersData?: {
-                                        /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
-                                        min: number;
-                                        /** @description highest count (packages × units ÷ boxRatio) of the tier, included; only the highest tier may leave it out */
-                                        max?: number;
-                                        discountPercentage?: number;
-                                        /** @description a fixed discount, split over the qualifying lines */
-                                        discountAmount?: number;
-                                    }[];
-                                    discountTiersDataCash?: {
-                                        /** @description lowest amount spent on the promotion products of the tier, included */
-                                        min: number;
-                                        /** @description highest amount spent on the promotion products of the tier, included; only the highest tier may leave it out */
-                                        max?: number;
-                                        discountPercentage?: number;
-                                        /** @description a fixed discount, split over the qualifying lines */
-                                        discountAmount?: number;
-                                    }[];
-                                }[];
-                            };
-                            bonus?: {
-                                individual?: {
-                                    internalCode: string;
-                                    name: string;
-                                    title?: string | null;
-                                    description?: string | null;
-                                    image?: string | null;
-                                    enabled: boolean;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description first day, YYYY-MM-DD, in the platform timezone
-                                     */
-                                    start: string;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description last day, YYYY-MM-DD, included; later than start
-                                     */
-                                    end: string;
-                                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                                    promotionGrouperCodes?: string[];
-                                    /** @description the product: an object (a one-item array is also accepted) */
-                                    products: {
-                                        internalCode: string;
-                                        /** @description packages-to-boxes ratio for counting; default 1 */
-                                        boxRatio?: number;
-                                    } | {
-                                        internalCode: string;
-                                        /** @description packages-to-boxes ratio for counting; default 1 */
-                                        boxRatio?: number;
-                                    }[];
-                                    bonusTierData?: {
-                                        /** @description count that earns the bonus once */
-                                        quantityRequired: number;
-                                        /** @description packages given each time the bonus is earned */
-                                        quantityGiven: number;
-                                        /** @description package size of the gift; default 1 */
-                                        units?: number;
-                                    };
-                                    bonusTierDataCash?: {
-                                        /** @description amount that earns the bonus, once per order */
-                                        amountRequired: number;
-                                        /** @description packages given each time the bonus is earned */
-                                        quantityGiven: number;
-                                        /** @description package size of the gift; default 1 */
-                                        units?: number;
-                                    };
-                                }[];
-                                crossed?: {
-                                    internalCode: string;
-                                    name: string;
-                                    title?: string | null;
-                                    description?: string | null;
-                                    image?: string | null;
-                                    enabled: boolean;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description first day, YYYY-MM-DD, in the platform timezone
-                                     */
-                                    start: string;
-                                    /**
-                                     * Format: calendar-date
-                                     * @description last day, YYYY-MM-DD, included; later than start
-                                     */
-                                    end: string;
-                                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
-                                    promotionGrouperCodes?: string[];
-                                    /** @description the products that trigger the bonus */
-                                    products: {
-                                        internalCode: string;
-                                        /** @description packages-to-boxes ratio for counting; default 1 */
-                                        boxRatio?: number;
-                                    }[];
-                                    bonusTierData?: {
-                                        /** @description count that earns the bonus once */
-                                        quantityRequired: number;
-                                        /** @description packages given each time the bonus is earned */
-                                        quantityGiven: number;
-                                        /** @description package size of the gift; default 1 */
-                                        units?: number;
-                                        /** @description the product given */
-                                        productInternalCode: string;
-                                    };
-                                    bonusTierDataCash?: {
-                                        /** @description amount that earns the bonus, once per order */
-                                        amountRequired: number;
-                                        /** @description packages given each time the bonus is earned */
-                                        quantityGiven: number;
-                                        /** @description package size of the gift; default 1 */
-                                        units?: number;
-                                        /** @description the product given */
-                                        productInternalCode: string;
-                                    };
-                                }[];
-                            };
-                        };
-                        remove?: {
-                            internalCodes: string[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/support/ticket": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tickets, newest first
-         * @description Scope: `supplier/support.read`.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                    take?: number;
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description the platform's ticket id */
-                                id: number;
-                                /** @enum {unknown} */
-                                status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                                /** @description what the store wrote when it opened the ticket */
-                                userMessage: string;
-                                externalTicketId: string | null;
-                                /** @description the store's internalCode */
-                                platformInternalCode: string;
-                                resolvedAt: string | null;
-                                orderId: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** @description the whole conversation, oldest first */
-                                messages: {
-                                    from: "STORE" | "SUPPLIER";
-                                    message: string;
-                                    /** Format: date-time */
-                                    at: string;
-                                }[];
-                            }[];
-                            page: number;
-                            take: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/support/ticket/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A ticket with its messages
-         * @description Scope: `supplier/support.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the platform's ticket id */
-                            id: number;
-                            /** @enum {unknown} */
-                            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                            /** @description what the store wrote when it opened the ticket */
-                            userMessage: string;
-                            externalTicketId: string | null;
-                            /** @description the store's internalCode */
-                            platformInternalCode: string;
-                            resolvedAt: string | null;
-                            orderId: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description the whole conversation, oldest first */
-                            messages: {
-                                from: "STORE" | "SUPPLIER";
-                                message: string;
-                                /** Format: date-time */
-                                at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Link the supplier's own ticket id and/or move the status (IN_PROGRESS, SOLVED); any but CLOSED
-         * @description Scope: `supplier/support.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description links the supplier's own ticket id; unique per supplier */
-                        externalTicketId?: string;
-                        status?: "IN_PROGRESS" | "SOLVED";
-                        /** @description appended to messages as the supplier */
-                        message?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the platform's ticket id */
-                            id: number;
-                            /** @enum {unknown} */
-                            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                            /** @description what the store wrote when it opened the ticket */
-                            userMessage: string;
-                            externalTicketId: string | null;
-                            /** @description the store's internalCode */
-                            platformInternalCode: string;
-                            resolvedAt: string | null;
-                            orderId: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description the whole conversation, oldest first */
-                            messages: {
-                                from: "STORE" | "SUPPLIER";
-                                message: string;
-                                /** Format: date-time */
-                                at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/support/ticket/additional-info": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask the store for more information (the store is notified)
-         * @description Scope: `supplier/support.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description exactly one of ticketId and externalTicketId */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        ticketId?: number;
-                        externalTicketId?: string;
-                        /** @description appended to messages as the supplier */
-                        message?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the platform's ticket id */
-                            id: number;
-                            /** @enum {unknown} */
-                            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                            /** @description what the store wrote when it opened the ticket */
-                            userMessage: string;
-                            externalTicketId: string | null;
-                            /** @description the store's internalCode */
-                            platformInternalCode: string;
-                            resolvedAt: string | null;
-                            orderId: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description the whole conversation, oldest first */
-                            messages: {
-                                from: "STORE" | "SUPPLIER";
-                                message: string;
-                                /** Format: date-time */
-                                at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/support/ticket/close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Close a ticket; the message records the resolution
-         * @description Scope: `supplier/support.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description exactly one of ticketId and externalTicketId */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        ticketId?: number;
-                        externalTicketId?: string;
-                        /** @description appended to messages as the supplier */
-                        message?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the platform's ticket id */
-                            id: number;
-                            /** @enum {unknown} */
-                            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                            /** @description what the store wrote when it opened the ticket */
-                            userMessage: string;
-                            externalTicketId: string | null;
-                            /** @description the store's internalCode */
-                            platformInternalCode: string;
-                            resolvedAt: string | null;
-                            orderId: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description the whole conversation, oldest first */
-                            messages: {
-                                from: "STORE" | "SUPPLIER";
-                                message: string;
-                                /** Format: date-time */
-                                at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhook/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Webhook deliveries, newest first, with every attempt
-         * @description Scope: `supplier/webhook.read`.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "pending" | "delivered" | "failed";
-                    /** @description the `x-event-type` of the call */
-                    eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                    /** @description created on or after: a day (YYYY-MM-DD, platform timezone) or an instant */
-                    from?: string;
-                    /** @description created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant */
-                    to?: string;
-                    take?: number;
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                                webhookId: string;
-                                /**
-                                 * @description the `x-event-type` of the call
-                                 * @enum {unknown}
-                                 */
-                                eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                                /** @description appended to the supplier's base URL */
-                                path: string;
-                                status: "pending" | "delivered" | "failed";
-                                redeliveryOf: number | null;
-                                nextAttemptAt: string | null;
-                                lastStatusCode: number | null;
-                                lastError: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                finishedAt: string | null;
-                                /** @description every attempt, oldest first */
-                                attempts: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    statusCode: number | null;
-                                    latencyMs: number;
-                                    responseBody: string | null;
-                                    error: string | null;
-                                }[];
-                            }[];
-                            page: number;
-                            take: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhook/deliveries/{id}/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a delivery's event again now, as a new delivery with the same webhook-id
-         * @description Scope: `supplier/webhook.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                            webhookId: string;
-                            /**
-                             * @description the `x-event-type` of the call
-                             * @enum {unknown}
-                             */
-                            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                            /** @description appended to the supplier's base URL */
-                            path: string;
-                            status: "pending" | "delivered" | "failed";
-                            redeliveryOf: number | null;
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            finishedAt: string | null;
-                            /** @description every attempt, oldest first */
-                            attempts: {
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                latencyMs: number;
-                                responseBody: string | null;
-                                error: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhook/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a signed ping to {baseUrl}/webhooks/ping now and answer with the attempt
-         * @description Scope: `supplier/webhook.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                            webhookId: string;
-                            /**
-                             * @description the `x-event-type` of the call
-                             * @enum {unknown}
-                             */
-                            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                            /** @description appended to the supplier's base URL */
-                            path: string;
-                            status: "pending" | "delivered" | "failed";
-                            redeliveryOf: number | null;
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            finishedAt: string | null;
-                            /** @description every attempt, oldest first */
-                            attempts: {
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                latencyMs: number;
-                                responseBody: string | null;
-                                error: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One order by its platform id
-         * @description Scope: `supplier/order.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Orders, newest first
-         * @description Scope: `supplier/order.read`.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                    /** @description YYYY-MM-DD */
-                    from?: string;
-                    /** @description YYYY-MM-DD */
-                    to?: string;
-                    storeInternalCode?: string;
-                    take?: number;
-                    page?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: number;
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                createdAt: string;
-                                externalId: string | null;
-                                buyer: {
-                                    storeInternalCode: string;
-                                    storeName: string;
-                                    legalName: string | null;
-                                    legalId: string | null;
-                                    user: {
-                                        name: string | null;
-                                        phone: string | null;
-                                        email: string | null;
-                                    } | null;
-                                };
-                                address: {
-                                    [key: string]: unknown;
-                                } | null;
-                                priceListCode: string | null;
-                                products: {
-                                    internalCode: string;
-                                    name: string | null;
-                                    units: number;
-                                    quantity: number;
-                                    unitPrice: number;
-                                    subtotal: number;
-                                    discount: number;
-                                    total: number;
-                                    deliveredQuantity: number;
-                                    returnedQuantity: number;
-                                }[];
-                                promotions: {
-                                    rewards: {
-                                        promoInternalCode: string;
-                                        quantity: number;
-                                        products: {
-                                            internalCode: string;
-                                            units: number;
-                                        }[];
-                                    }[];
-                                    discounts: {
-                                        promoInternalCode: string;
-                                        appliedDiscountPercentage: number | null;
-                                        appliedDiscountAmount: number;
-                                        products: {
-                                            internalCode: string;
-                                            units: number;
-                                            quantity: number;
-                                            discountAmount: number;
-                                        }[];
-                                    }[];
-                                };
-                                subtotal: number;
-                                discountTotal: number;
-                                total: number;
-                                deliveryDate: string | null;
-                                notes: string | null;
-                                cancellation: {
-                                    code: string;
-                                    reason: string;
-                                    by: string;
-                                    message: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                } | null;
-                                history: {
-                                    status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                    /** Format: date-time */
-                                    at: string;
-                                    by: string;
-                                    note?: string;
-                                }[];
-                            }[];
-                            page: number;
-                            take: number;
-                            total: number;
-                            totalPages: number;
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order/{id}/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Confirm a PENDING order (optional deliveryDate)
-         * @description Scope: `supplier/order.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: calendar-date
-                         * @description YYYY-MM-DD
-                         */
-                        deliveryDate?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Confirm a PENDING order (optional deliveryDate)
-         * @description Scope: `supplier/order.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: calendar-date
-                         * @description YYYY-MM-DD
-                         */
-                        deliveryDate?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order/{id}/deliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Deliver a CONFIRMED order, completely or some quantities
-         * @description Scope: `supplier/order.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        complete?: boolean;
-                        products?: {
-                            internalCode: string;
-                            /** @description package size */
-                            units: number;
-                            quantity: number;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Deliver a CONFIRMED order, completely or some quantities
-         * @description Scope: `supplier/order.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        complete?: boolean;
-                        products?: {
-                            internalCode: string;
-                            /** @description package size */
-                            units: number;
-                            quantity: number;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order/{id}/return": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Register a total or partial return of a DELIVERED order
-         * @description Scope: `supplier/order.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        complete?: boolean;
-                        products?: {
-                            internalCode: string;
-                            /** @description package size */
-                            units: number;
-                            quantity: number;
-                        }[];
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Register a total or partial return of a DELIVERED order
-         * @description Scope: `supplier/order.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        complete?: boolean;
-                        products?: {
-                            internalCode: string;
-                            /** @description package size */
-                            units: number;
-                            quantity: number;
-                        }[];
-                        reason?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Cancel a PENDING or CONFIRMED order with a supplier cancellation code
-         * @description Scope: `supplier/order.write`.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        cancelCode: string;
-                        message?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        /**
-         * Cancel a PENDING or CONFIRMED order with a supplier cancellation code
-         * @description Scope: `supplier/order.write`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        cancelCode: string;
-                        message?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            /** Format: date-time */
-                            createdAt: string;
-                            externalId: string | null;
-                            buyer: {
-                                storeInternalCode: string;
-                                storeName: string;
-                                legalName: string | null;
-                                legalId: string | null;
-                                user: {
-                                    name: string | null;
-                                    phone: string | null;
-                                    email: string | null;
-                                } | null;
-                            };
-                            address: {
-                                [key: string]: unknown;
-                            } | null;
-                            priceListCode: string | null;
-                            products: {
-                                internalCode: string;
-                                name: string | null;
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                                subtotal: number;
-                                discount: number;
-                                total: number;
-                                deliveredQuantity: number;
-                                returnedQuantity: number;
-                            }[];
-                            promotions: {
-                                rewards: {
-                                    promoInternalCode: string;
-                                    quantity: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                    }[];
-                                }[];
-                                discounts: {
-                                    promoInternalCode: string;
-                                    appliedDiscountPercentage: number | null;
-                                    appliedDiscountAmount: number;
-                                    products: {
-                                        internalCode: string;
-                                        units: number;
-                                        quantity: number;
-                                        discountAmount: number;
-                                    }[];
-                                }[];
-                            };
-                            subtotal: number;
-                            discountTotal: number;
-                            total: number;
-                            deliveryDate: string | null;
-                            notes: string | null;
-                            cancellation: {
-                                code: string;
-                                reason: string;
-                                by: string;
-                                message: string | null;
-                                /** Format: date-time */
-                                at: string;
-                            } | null;
-                            history: {
-                                status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                                /** Format: date-time */
-                                at: string;
-                                by: string;
-                                note?: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/supplier/cancelcodes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The supplier's cancellation codes
-         * @description Scope: `supplier/order.read`.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            code: string;
-                            reason: string;
-                            usage: "STORE" | "SUPPLIER";
-                        }[];
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/batch/order": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Confirm, deliver, return and cancel many orders (asynchronous)
-         * @description Scope: `supplier/order.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        confirm?: {
-                            id: number;
-                            /**
-                             * Format: calendar-date
-                             * @description YYYY-MM-DD
-                             */
-                            deliveryDate?: string;
-                        }[];
-                        deliver?: {
-                            id: number;
-                            complete?: boolean;
-                            products?: {
-                                internalCode: string;
-                                /** @description package size */
-                                units: number;
-                                quantity: number;
-                            }[];
-                        }[];
-                        return?: {
-                            id: number;
-                            complete?: boolean;
-                            products?: {
-                                internalCode: string;
-                                /** @description package size */
-                                units: number;
-                                quantity: number;
-                            }[];
-                            reason?: string;
-                        }[];
-                        cancel?: {
-                            id: number;
-                            cancelCode: string;
-                            message?: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/order/bulk-import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * One-time load of historical orders (asynchronous; never for live orders; re-importing an externalId updates it)
-         * @description Scope: `supplier/order.bulkwrite`.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        orders: {
-                            externalId?: string;
-                            storeInternalCode: string;
-                            /** @description a date or a timestamp */
-                            createdAt: string;
-                            status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                            products: {
-                                internalCode: string;
-                                /** @description package size */
-                                units: number;
-                                quantity: number;
-                                unitPrice: number;
-                            }[];
-                            total?: number;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            batchId: string[];
-                        };
-                    };
-                };
-                /** @description problem details */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description problem details */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-}
-export interface webhooks {
-    "order.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A store placed an order (`status: PENDING`)
-         * @description `POST {baseUrl}/webhooks/order` with `x-event-type: order.created`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the timeout (15 s); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
-         */
-        post: operations["webhook.order.created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.cancelled": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A store cancelled a pending order (`status: CANCELLED`, with `cancellation`)
-         * @description `POST {baseUrl}/webhooks/order` with `x-event-type: order.cancelled`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the timeout (15 s); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
-         */
-        post: operations["webhook.order.cancelled"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "ticket.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A store opened a support ticket
-         * @description `POST {baseUrl}/webhooks/support/create-ticket` with `x-event-type: ticket.created`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the timeout (15 s); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
-         */
-        post: operations["webhook.ticket.created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "ticket.additional_info_received": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A store answered the supplier's request for information (its answer is the last message)
-         * @description `POST {baseUrl}/webhooks/support/ticket-additional-info-received` with `x-event-type: ticket.additional_info_received`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the timeout (15 s); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
-         */
-        post: operations["webhook.ticket.additional_info_received"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    ping: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A test call (POST /webhook/test)
-         * @description `POST {baseUrl}/webhooks/ping` with `x-event-type: ping`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the timeout (15 s); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
-         */
-        post: operations["webhook.ping"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-}
-export interface components {
-    schemas: {
-        /** @description RFC 9457 problem details */
-        Problem: {
-            status: number;
-            /** @description stable machine-readable code */
-            code: string;
-            title: string;
-            detail: string;
-            errors: {
-                pointer: string;
+            path: {
+                /** @description internalCode */
                 code: string;
-                message: string;
-            }[];
-            requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    users: {
+                        /** @description E.164, e.g. +573001234567 */
+                        phone?: string;
+                        /** Format: email */
+                        email?: string;
+                        name?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            phone: string | null;
+                            email: string | null;
+                            name: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
-}
-export type $defs = Record<string, never>;
-export interface operations {
+    getCredential: {
+        parameters: {
+            query?: {
+                /** @description true: only revoked credentials; false: only live ones */
+                revoked?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            clientId: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPromotionDiscountSimple: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of discountTiersData and discountTiersDataCash */
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    title?: string | null;
+                    description?: string | null;
+                    image?: string | null;
+                    enabled: boolean;
+                    /**
+                     * Format: calendar-date
+                     * @description first day, YYYY-MM-DD, in the platform timezone
+                     */
+                    start: string;
+                    /**
+                     * Format: calendar-date
+                     * @description last day, YYYY-MM-DD, included; later than start
+                     */
+                    end: string;
+                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                    promotionGrouperCodes?: string[];
+                    /** @description the product: an object (a one-item array is also accepted) */
+                    products: {
+                        internalCode: string;
+                        /** @description packages-to-boxes ratio for counting; default 1 */
+                        boxRatio?: number;
+                    } | {
+                        internalCode: string;
+                        /** @description packages-to-boxes ratio for counting; default 1 */
+                        boxRatio?: number;
+                    }[];
+                    discountTiersData?: {
+                        /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                        min: number;
+                        /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                        max?: number;
+                        discountPercentage?: number;
+                        /** @description a fixed discount, split over the qualifying lines */
+                        discountAmount?: number;
+                    }[];
+                    discountTiersDataCash?: {
+                        /** @description lowest amount spent on the promotion products of the tier, included */
+                        min: number;
+                        /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                        max?: number;
+                        discountPercentage?: number;
+                        /** @description a fixed discount, split over the qualifying lines */
+                        discountAmount?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPromotionDiscountMultiple: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of discountTiersData and discountTiersDataCash */
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    title?: string | null;
+                    description?: string | null;
+                    image?: string | null;
+                    enabled: boolean;
+                    /**
+                     * Format: calendar-date
+                     * @description first day, YYYY-MM-DD, in the platform timezone
+                     */
+                    start: string;
+                    /**
+                     * Format: calendar-date
+                     * @description last day, YYYY-MM-DD, included; later than start
+                     */
+                    end: string;
+                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                    promotionGrouperCodes?: string[];
+                    /** @description the products whose lines count together */
+                    products: {
+                        internalCode: string;
+                        /** @description packages-to-boxes ratio for counting; default 1 */
+                        boxRatio?: number;
+                    }[];
+                    discountTiersData?: {
+                        /** @description lowest count (packages × units ÷ boxRatio) of the tier, included */
+                        min: number;
+                        /** @description highest count (packages × units ÷ boxRatio) of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                        max?: number;
+                        discountPercentage?: number;
+                        /** @description a fixed discount, split over the qualifying lines */
+                        discountAmount?: number;
+                    }[];
+                    discountTiersDataCash?: {
+                        /** @description lowest amount spent on the promotion products of the tier, included */
+                        min: number;
+                        /** @description highest amount spent on the promotion products of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest */
+                        max?: number;
+                        discountPercentage?: number;
+                        /** @description a fixed discount, split over the qualifying lines */
+                        discountAmount?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPromotionBonusIndividual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of bonusTierData and bonusTierDataCash; the gift is the product itself */
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    title?: string | null;
+                    description?: string | null;
+                    image?: string | null;
+                    enabled: boolean;
+                    /**
+                     * Format: calendar-date
+                     * @description first day, YYYY-MM-DD, in the platform timezone
+                     */
+                    start: string;
+                    /**
+                     * Format: calendar-date
+                     * @description last day, YYYY-MM-DD, included; later than start
+                     */
+                    end: string;
+                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                    promotionGrouperCodes?: string[];
+                    /** @description the product: an object (a one-item array is also accepted) */
+                    products: {
+                        internalCode: string;
+                        /** @description packages-to-boxes ratio for counting; default 1 */
+                        boxRatio?: number;
+                    } | {
+                        internalCode: string;
+                        /** @description packages-to-boxes ratio for counting; default 1 */
+                        boxRatio?: number;
+                    }[];
+                    bonusTierData?: {
+                        /** @description count that earns the bonus once */
+                        quantityRequired: number;
+                        /** @description packages given each time the bonus is earned */
+                        quantityGiven: number;
+                        /** @description package size of the gift; default 1 */
+                        units?: number;
+                    };
+                    bonusTierDataCash?: {
+                        /** @description amount that earns the bonus, once per order */
+                        amountRequired: number;
+                        /** @description packages given each time the bonus is earned */
+                        quantityGiven: number;
+                        /** @description package size of the gift; default 1 */
+                        units?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPromotionBonusCrossed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of bonusTierData and bonusTierDataCash */
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    name: string;
+                    title?: string | null;
+                    description?: string | null;
+                    image?: string | null;
+                    enabled: boolean;
+                    /**
+                     * Format: calendar-date
+                     * @description first day, YYYY-MM-DD, in the platform timezone
+                     */
+                    start: string;
+                    /**
+                     * Format: calendar-date
+                     * @description last day, YYYY-MM-DD, included; later than start
+                     */
+                    end: string;
+                    /** @description replaces the set when sent; absent on an update keeps it; empty: every store sees it */
+                    promotionGrouperCodes?: string[];
+                    /** @description the products that trigger the bonus */
+                    products: {
+                        internalCode: string;
+                        /** @description packages-to-boxes ratio for counting; default 1 */
+                        boxRatio?: number;
+                    }[];
+                    bonusTierData?: {
+                        /** @description count that earns the bonus once */
+                        quantityRequired: number;
+                        /** @description packages given each time the bonus is earned */
+                        quantityGiven: number;
+                        /** @description package size of the gift; default 1 */
+                        units?: number;
+                        /** @description the product given */
+                        productInternalCode: string;
+                    };
+                    bonusTierDataCash?: {
+                        /** @description amount that earns the bonus, once per order */
+                        amountRequired: number;
+                        /** @description packages given each time the bonus is earned */
+                        quantityGiven: number;
+                        /** @description package size of the gift; default 1 */
+                        units?: number;
+                        /** @description the product given */
+                        productInternalCode: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPromotionStatusByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPromotionByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Promotion"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPromotion: {
+        parameters: {
+            query?: {
+                enabled?: boolean;
+                /** @description keep promotions running on or after this day */
+                from?: string;
+                /** @description keep promotions running on or before this day */
+                to?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Promotion"][];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSupportTicket: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Ticket"][];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSupportTicketById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putSupportTicketById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description links the supplier's own ticket id; unique per supplier */
+                    externalTicketId?: string;
+                    status?: "IN_PROGRESS" | "SOLVED";
+                    /** @description appended to messages as the supplier */
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSupportTicketAdditionalInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of ticketId and externalTicketId */
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticketId?: number;
+                    externalTicketId?: string;
+                    /** @description appended to messages as the supplier */
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putSupportTicketClose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of ticketId and externalTicketId */
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticketId?: number;
+                    externalTicketId?: string;
+                    /** @description appended to messages as the supplier */
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        baseUrl: string | null;
+                        /** @description false also after the platform turned it off for failing deliveries */
+                        enabled: boolean;
+                        previousSecretExpiresAt: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                /** @description the `x-event-type` of the call */
+                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+                /** @description created on or after: a day (YYYY-MM-DD, platform timezone) or an instant */
+                from?: string;
+                /** @description created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant */
+                to?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
+                            webhookId: string;
+                            /**
+                             * @description the `x-event-type` of the call
+                             * @enum {unknown}
+                             */
+                            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+                            /** @description appended to the supplier's base URL */
+                            path: string;
+                            status: "pending" | "delivered" | "failed";
+                            redeliveryOf: number | null;
+                            nextAttemptAt: string | null;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            finishedAt: string | null;
+                            /** @description every attempt, oldest first */
+                            attempts: {
+                                /** Format: date-time */
+                                at: string;
+                                statusCode: number | null;
+                                latencyMs: number;
+                                responseBody: string | null;
+                                error: string | null;
+                            }[];
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWebhookDeliveriesRedeliverById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
+                        webhookId: string;
+                        /**
+                         * @description the `x-event-type` of the call
+                         * @enum {unknown}
+                         */
+                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+                        /** @description appended to the supplier's base URL */
+                        path: string;
+                        status: "pending" | "delivered" | "failed";
+                        redeliveryOf: number | null;
+                        nextAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        finishedAt: string | null;
+                        /** @description every attempt, oldest first */
+                        attempts: {
+                            /** Format: date-time */
+                            at: string;
+                            statusCode: number | null;
+                            latencyMs: number;
+                            responseBody: string | null;
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
+                        webhookId: string;
+                        /**
+                         * @description the `x-event-type` of the call
+                         * @enum {unknown}
+                         */
+                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+                        /** @description appended to the supplier's base URL */
+                        path: string;
+                        status: "pending" | "delivered" | "failed";
+                        redeliveryOf: number | null;
+                        nextAttemptAt: string | null;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        finishedAt: string | null;
+                        /** @description every attempt, oldest first */
+                        attempts: {
+                            /** Format: date-time */
+                            at: string;
+                            statusCode: number | null;
+                            latencyMs: number;
+                            responseBody: string | null;
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOrderById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
+                /** @description YYYY-MM-DD */
+                from?: string;
+                /** @description YYYY-MM-DD */
+                to?: string;
+                storeInternalCode?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"][];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putOrderConfirmById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description the body may be left out */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: calendar-date
+                     * @description YYYY-MM-DD
+                     */
+                    deliveryDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOrderConfirmById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description the body may be left out */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: calendar-date
+                     * @description YYYY-MM-DD
+                     */
+                    deliveryDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putOrderDeliverById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description complete: true, or products with at least one line (lines not named: 0); anything else is a 400 */
+        requestBody: {
+            content: {
+                "application/json": {
+                    complete?: boolean;
+                    products?: {
+                        internalCode: string;
+                        /** @description package size */
+                        units: number;
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOrderDeliverById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description complete: true, or products with at least one line (lines not named: 0); anything else is a 400 */
+        requestBody: {
+            content: {
+                "application/json": {
+                    complete?: boolean;
+                    products?: {
+                        internalCode: string;
+                        /** @description package size */
+                        units: number;
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putOrderReturnById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description complete: true, or products with at least one line (lines not named: 0); anything else is a 400 */
+        requestBody: {
+            content: {
+                "application/json": {
+                    complete?: boolean;
+                    products?: {
+                        internalCode: string;
+                        /** @description package size */
+                        units: number;
+                        quantity: number;
+                    }[];
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOrderReturnById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description complete: true, or products with at least one line (lines not named: 0); anything else is a 400 */
+        requestBody: {
+            content: {
+                "application/json": {
+                    complete?: boolean;
+                    products?: {
+                        internalCode: string;
+                        /** @description package size */
+                        units: number;
+                        quantity: number;
+                    }[];
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putOrderCancelById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cancelCode: string;
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOrderCancelById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cancelCode: string;
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSupplierCancelcodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                        reason: string;
+                        usage: "STORE" | "SUPPLIER";
+                    }[];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                /** @description a credential's clientId, `admin`, or a person's id */
+                actor?: string;
+                entity?: string;
+                entityId?: string;
+                /** @description entries at or after this instant */
+                from?: string;
+                /** @description entries before this instant */
+                to?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "webhook.order.created": {
         parameters: {
             query?: never;
@@ -8005,81 +8268,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    id: number;
-                    status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                    /** Format: date-time */
-                    createdAt: string;
-                    externalId: string | null;
-                    buyer: {
-                        storeInternalCode: string;
-                        storeName: string;
-                        legalName: string | null;
-                        legalId: string | null;
-                        user: {
-                            name: string | null;
-                            phone: string | null;
-                            email: string | null;
-                        } | null;
-                    };
-                    address: {
-                        [key: string]: unknown;
-                    } | null;
-                    priceListCode: string | null;
-                    products: {
-                        internalCode: string;
-                        name: string | null;
-                        units: number;
-                        quantity: number;
-                        unitPrice: number;
-                        subtotal: number;
-                        discount: number;
-                        total: number;
-                        deliveredQuantity: number;
-                        returnedQuantity: number;
-                    }[];
-                    promotions: {
-                        rewards: {
-                            promoInternalCode: string;
-                            quantity: number;
-                            products: {
-                                internalCode: string;
-                                units: number;
-                            }[];
-                        }[];
-                        discounts: {
-                            promoInternalCode: string;
-                            appliedDiscountPercentage: number | null;
-                            appliedDiscountAmount: number;
-                            products: {
-                                internalCode: string;
-                                units: number;
-                                quantity: number;
-                                discountAmount: number;
-                            }[];
-                        }[];
-                    };
-                    subtotal: number;
-                    discountTotal: number;
-                    total: number;
-                    deliveryDate: string | null;
-                    notes: string | null;
-                    cancellation: {
-                        code: string;
-                        reason: string;
-                        by: string;
-                        message: string | null;
-                        /** Format: date-time */
-                        at: string;
-                    } | null;
-                    history: {
-                        status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                        /** Format: date-time */
-                        at: string;
-                        by: string;
-                        note?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["Order"];
             };
         };
         responses: {
@@ -8126,81 +8315,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    id: number;
-                    status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                    /** Format: date-time */
-                    createdAt: string;
-                    externalId: string | null;
-                    buyer: {
-                        storeInternalCode: string;
-                        storeName: string;
-                        legalName: string | null;
-                        legalId: string | null;
-                        user: {
-                            name: string | null;
-                            phone: string | null;
-                            email: string | null;
-                        } | null;
-                    };
-                    address: {
-                        [key: string]: unknown;
-                    } | null;
-                    priceListCode: string | null;
-                    products: {
-                        internalCode: string;
-                        name: string | null;
-                        units: number;
-                        quantity: number;
-                        unitPrice: number;
-                        subtotal: number;
-                        discount: number;
-                        total: number;
-                        deliveredQuantity: number;
-                        returnedQuantity: number;
-                    }[];
-                    promotions: {
-                        rewards: {
-                            promoInternalCode: string;
-                            quantity: number;
-                            products: {
-                                internalCode: string;
-                                units: number;
-                            }[];
-                        }[];
-                        discounts: {
-                            promoInternalCode: string;
-                            appliedDiscountPercentage: number | null;
-                            appliedDiscountAmount: number;
-                            products: {
-                                internalCode: string;
-                                units: number;
-                                quantity: number;
-                                discountAmount: number;
-                            }[];
-                        }[];
-                    };
-                    subtotal: number;
-                    discountTotal: number;
-                    total: number;
-                    deliveryDate: string | null;
-                    notes: string | null;
-                    cancellation: {
-                        code: string;
-                        reason: string;
-                        by: string;
-                        message: string | null;
-                        /** Format: date-time */
-                        at: string;
-                    } | null;
-                    history: {
-                        status: "PENDING" | "CONFIRMED" | "DELIVERED" | "RETURNED" | "CANCELLED";
-                        /** Format: date-time */
-                        at: string;
-                        by: string;
-                        note?: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["Order"];
             };
         };
         responses: {
@@ -8247,30 +8362,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the platform's ticket id */
-                    id: number;
-                    /** @enum {unknown} */
-                    status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                    /** @description what the store wrote when it opened the ticket */
-                    userMessage: string;
-                    externalTicketId: string | null;
-                    /** @description the store's internalCode */
-                    platformInternalCode: string;
-                    resolvedAt: string | null;
-                    orderId: number | null;
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** Format: date-time */
-                    updatedAt: string;
-                    /** @description the whole conversation, oldest first */
-                    messages: {
-                        from: "STORE" | "SUPPLIER";
-                        message: string;
-                        /** Format: date-time */
-                        at: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["Ticket"];
             };
         };
         responses: {
@@ -8317,30 +8409,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the platform's ticket id */
-                    id: number;
-                    /** @enum {unknown} */
-                    status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
-                    /** @description what the store wrote when it opened the ticket */
-                    userMessage: string;
-                    externalTicketId: string | null;
-                    /** @description the store's internalCode */
-                    platformInternalCode: string;
-                    resolvedAt: string | null;
-                    orderId: number | null;
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** Format: date-time */
-                    updatedAt: string;
-                    /** @description the whole conversation, oldest first */
-                    messages: {
-                        from: "STORE" | "SUPPLIER";
-                        message: string;
-                        /** Format: date-time */
-                        at: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["Ticket"];
             };
         };
         responses: {

@@ -1,4 +1,4 @@
-// The access token, cached and renewed before it expires (supplier-api.md: "clients
+// The access token, cached and renewed before it expires (the contract: "clients
 // should cache it and renew it before it expires"). Renewal happens in the last fifth of
 // the token's life, or its last minute when that is shorter: early enough that a request
 // never leaves with a token about to die, late enough that a client logs in about once

@@ -1,4 +1,4 @@
-// Verifying the platform's webhook calls (webhooks.md: Standard Webhooks). The signature
+// Verifying the platform's webhook calls (Standard Webhooks; src/modules/webhooks/README.md). The signature
 // covers `{webhook-id}.{webhook-timestamp}.{raw body}`, so verify the body exactly as it
 // arrived, before any JSON parsing or re-serialising. The timestamp must be within five
 // minutes of now (the standardwebhooks package's tolerance), which stops replays.

@@ -3,7 +3,7 @@
 // is the same for both.
 import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -20,8 +20,26 @@ export interface Database {
    * between the two, notifications may be missed. Returns the way to stop listening.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  /** Connections open, in use and waited for, now (read by the metrics scrape; costs nothing between scrapes). */
+  pool(): PoolStats;
   close(): Promise<void>;
 }
+
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  waiting: number;
+}
+
+export interface DatabaseOptions {
+  /**
+   * Called after every query the application sends, with its duration (Kysely's `log`).
+   * Only tracing sets it: without it Kysely times nothing.
+   */
+  onQuery?: (event: LogEvent) => void;
+}
+
+const kyselyOptions = (options: DatabaseOptions) => (options.onQuery ? { log: options.onQuery } : {});
 
 export interface ListenHandlers {
   notified(payload: string): void;
@@ -95,11 +113,11 @@ export function postgresPool(connectionString: string, max = 10, prepared = fals
   return pool;
 }
 
-export function openPostgres(connectionString: string, options: { poolSize?: number; preparedStatements?: boolean } = {}): Database {
+export function openPostgres(connectionString: string, options: { poolSize?: number; preparedStatements?: boolean } & DatabaseOptions = {}): Database {
   const pool = postgresPool(connectionString, options.poolSize ?? 10, options.preparedStatements ?? true);
   // An idle client losing its server (restart) must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...kyselyOptions(options) });
   const listeners = new Set<() => Promise<void>>();
   return {
     db,
@@ -112,6 +130,7 @@ export function openPostgres(connectionString: string, options: { poolSize?: num
         await stop();
       };
     },
+    pool: () => ({ size: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await Promise.all([...listeners].map((stop) => stop()));
       await db.destroy();
@@ -164,9 +183,25 @@ function listenOnPostgres(connectionString: string, channel: string, handlers: L
 
 export const pgliteParsers = { [pgliteTypes.DATE]: (value: string) => value };
 
+/**
+ * The dialect's driver hands its one connection to one caller at a time and queues the
+ * others (kysely-pglite-dialect's `connection` and `queue`): that is PGlite's pool, read for
+ * the metrics. Reading fields the package does not declare is guarded: if they go away, the
+ * gauges read 0 rather than the service failing.
+ */
+class ObservedPGliteDialect extends PGliteDialect {
+  driver: { connection?: unknown; queue?: unknown[] } | undefined;
+  override createDriver() {
+    const driver = super.createDriver();
+    this.driver = driver as unknown as { connection?: unknown; queue?: unknown[] };
+    return driver;
+  }
+}
+
 /** Wraps an already open PGlite (tests load migrated snapshots this way). */
-export function wrapPGlite(client: PGlite, release: () => void = () => {}): Database {
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+export function wrapPGlite(client: PGlite, release: () => void = () => {}, options: DatabaseOptions = {}): Database {
+  const dialect = new ObservedPGliteDialect(client);
+  const db = new Kysely<DB>({ dialect, ...kyselyOptions(options) });
   let closed = false;
   return {
     db,
@@ -177,6 +212,7 @@ export function wrapPGlite(client: PGlite, release: () => void = () => {}): Data
       handlers.up();
       return unlisten;
     },
+    pool: () => ({ size: 1, inUse: dialect.driver?.connection ? 1 : 0, waiting: Array.isArray(dialect.driver?.queue) ? dialect.driver.queue.length : 0 }),
     async close() {
       if (closed) return;
       closed = true;
@@ -186,17 +222,20 @@ export function wrapPGlite(client: PGlite, release: () => void = () => {}): Data
   };
 }
 
-export async function openPGlite(dataDir: string): Promise<Database> {
+export async function openPGlite(dataDir: string, options: DatabaseOptions = {}): Promise<Database> {
   const release = lockDataDir(dataDir);
   try {
     const client = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), parsers: pgliteParsers });
-    return wrapPGlite(client, release);
+    return wrapPGlite(client, release, options);
   } catch (error) {
     release();
     throw error;
   }
 }
 
-export async function openDatabase(config: { databaseUrl?: string | undefined; databasePreparedStatements?: boolean; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { preparedStatements: config.databasePreparedStatements }) : openPGlite(config.dataDir);
+export async function openDatabase(
+  config: { databaseUrl?: string | undefined; databasePreparedStatements?: boolean; dataDir: string },
+  options: DatabaseOptions = {},
+): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { preparedStatements: config.databasePreparedStatements, ...options }) : openPGlite(config.dataDir, options);
 }

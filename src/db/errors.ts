@@ -1,4 +1,8 @@
-// Database errors are translated once, here, at the database boundary.
+// How the code base recognises database errors: the SQLSTATE codes it reacts to and the
+// helpers that read them. Turning one into an answer happens where its meaning is known:
+// a service maps a unique violation to its own field error (suppliers, tickets), the
+// price-list repository uses one to fall back to its upsert, and the error handler
+// answers a lost connection 503 with Retry-After and anything else 500.
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_FOREIGN_KEY_VIOLATION = '23503';
 

@@ -9,6 +9,13 @@ import * as m0007 from './migrations/0007_orders.ts';
 import * as m0008 from './migrations/0008_batch_key_ranges.ts';
 import * as m0009 from './migrations/0009_webhook_in_flight.ts';
 import * as m0010 from './migrations/0010_batch_item_runs.ts';
+import * as m0011 from './migrations/0011_store_identity.ts';
+import * as m0012 from './migrations/0012_messages.ts';
+import * as m0013 from './migrations/0013_audit_entries.ts';
+import * as m0014 from './migrations/0014_retention.ts';
+import * as m0016 from './migrations/0016_store_data_changed.ts';
+import * as m0019 from './migrations/0019_traceparent.ts';
+import * as m0020 from './migrations/0020_console_reads.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -22,6 +29,13 @@ const migrations: Record<string, Migration> = {
   '0008_batch_key_ranges': m0008,
   '0009_webhook_in_flight': m0009,
   '0010_batch_item_runs': m0010,
+  '0011_store_identity': m0011,
+  '0012_messages': m0012,
+  '0013_audit_entries': m0013,
+  '0014_retention': m0014,
+  '0016_store_data_changed': m0016,
+  '0019_traceparent': m0019,
+  '0020_console_reads': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

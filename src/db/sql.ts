@@ -25,6 +25,13 @@ const NEEDS_ESCAPE = /["\\]/;
 const ESCAPED = /["\\]/g;
 
 /** `column = any($1::bigint[])`: one parameter for any number of ids. */
+/**
+ * Orders by a code's bytes (collate "C"), case-sensitive as codes are, so the order is the
+ * same on every database whatever its locale (PGlite is C; a PostgreSQL created with
+ * en_US would otherwise put "a" before "B").
+ */
+export const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
+
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;
 
 /**
@@ -50,4 +57,18 @@ export function compiledOnce<A extends readonly unknown[], O>(build: (db: Kysely
     const bound = compiled.positions.map((at) => args[at]);
     return (await db.executeQuery<O>(CompiledQuery.raw(compiled.sql, bound))).rows;
   };
+}
+
+/**
+ * `(a ilike $1 or b ilike $1)`: whether any of the columns contains the search text,
+ * case-insensitively, the text taken literally (`%`, `_` and `\` escaped). The `search`
+ * of every console list (codes or names); a scan of the supplier's rows, which stays fast
+ * for tens of thousands of them (docs/decisions.md).
+ */
+export function containsText(columns: readonly string[], search: string) {
+  const like = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  return sql<boolean>`(${sql.join(
+    columns.map((c) => sql`${sql.ref(c)} ilike ${like}`),
+    sql` or `,
+  )})`;
 }

@@ -1,8 +1,10 @@
 // Table types for Kysely, kept by hand beside the migrations (one place, checked by
 // the compiler wherever a query touches a column). Generated<> marks defaults.
+// test/foundation/db-types.test.ts checks them against the migrated database.
 import type { ColumnType, Generated } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** timestamptz without a default: an insert must give it (`| null` makes it optional, as null). */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** numeric columns come back as exact decimal strings; written as strings or numbers. */
 type Numeric = ColumnType<string, string | number, string | number>;
 
@@ -60,7 +62,8 @@ export interface IdempotencyKeysTable {
 
 export interface BatchItem {
   action: string;
-  item: Record<string, unknown>;
+  /** As the client sent it (an object, or a bare code in a promotion batch's remove.internalCodes). */
+  item: unknown;
 }
 
 export interface BatchesTable {
@@ -89,6 +92,8 @@ export interface BatchesTable {
   /** Both null: the batch's keys are unknown and it waits for every earlier batch of its supplier. */
   key_min: string | null;
   key_max: string | null;
+  /** The W3C traceparent of the request that sent the batch (null with tracing off). */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface BatchItemResultsTable {
@@ -242,9 +247,9 @@ export interface PeopleTable {
 }
 
 export interface StoreUsersTable {
+  id: Generated<number>;
   supplier_id: number;
   store_id: number;
-  person_id: number;
   phone: string | null;
   email: string | null;
   name: string | null;
@@ -258,6 +263,8 @@ export interface SignInCodesTable {
   attempts: Generated<number>;
   expires_at: Timestamp;
   consumed_at: Timestamp | null;
+  /** The signed-in person proving a second identifier; null for a sign-in code. */
+  person_id: number | null;
   created_at: Generated<Date>;
 }
 
@@ -387,6 +394,8 @@ export interface WebhookDeliveriesTable {
   lease_expires_at: Timestamp | null;
   created_at: Generated<Date>;
   finished_at: Timestamp | null;
+  /** The W3C traceparent of the request that caused the delivery (null with tracing off). */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookAttemptsTable {
@@ -441,6 +450,69 @@ export interface NotificationReadsTable {
   read_at: Generated<Date>;
 }
 
+export type MessageChannel = 'email' | 'sms' | 'whatsapp';
+export type MessageStatus = 'pending' | 'sent' | 'failed' | 'dropped';
+
+export interface MessagesTable {
+  id: Generated<number>;
+  purpose: 'code' | 'event';
+  to_kind: 'phone' | 'email';
+  recipient: string;
+  /** The channel the person chose (events); null: chosen by the identifier's kind (codes). */
+  channel: MessageChannel | null;
+  language: Generated<string>;
+  /** Codes: sent only when a person or a membership names the recipient (checked by the worker). */
+  only_if_known: Generated<boolean>;
+  subject: string | null;
+  /** Blanked once a code is sent, dropped or expired. */
+  body: string;
+  variables: Json<Record<string, string>> | null;
+  status: Generated<MessageStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  locked_until: Date | null;
+  last_error: string | null;
+  sent_via: string | null;
+  expires_at: Timestamp | null;
+  created_at: Generated<Date>;
+  sent_at: Date | null;
+}
+
+export interface MessageAttemptsTable {
+  id: Generated<number>;
+  message_id: number;
+  attempt: number;
+  channel: string;
+  ok: boolean;
+  error: string | null;
+  duration_ms: number;
+  created_at: Generated<Date>;
+}
+
+export interface PersonPreferencesTable {
+  person_id: number;
+  language: Generated<string>;
+  channel: MessageChannel | null;
+  events: Generated<string[]>;
+  updated_at: Generated<Date>;
+}
+
+export type AuditActorKind = 'credential' | 'operator' | 'person';
+
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  at: Generated<Date>;
+  supplier_id: number | null;
+  actor_kind: AuditActorKind;
+  actor_id: string;
+  operation: string;
+  entity: string;
+  entity_id: string | null;
+  detail: ColumnType<unknown, string | null, string | null>;
+  request_id: string | null;
+  client_address: string | null;
+}
+
 export interface DB {
   suppliers: SuppliersTable;
   api_clients: ApiClientsTable;
@@ -473,4 +545,8 @@ export interface DB {
   tickets: TicketsTable;
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
+  messages: MessagesTable;
+  message_attempts: MessageAttemptsTable;
+  person_preferences: PersonPreferencesTable;
+  audit_entries: AuditEntriesTable;
 }

@@ -2,13 +2,34 @@
 // `config.scope`); a route without a declaration stops the app from building, so no
 // endpoint can be left open by accident.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../lib/errors.ts';
+import { AppError, unauthenticated } from '../lib/errors.ts';
 import { RateLimiter } from '../lib/rate-limiter.ts';
 import { safeEqual } from '../lib/secrets.ts';
-import { authenticateSupplier, requireScope, unauthenticated, type SupplierPrincipal } from '../modules/auth/auth.service.ts';
-import { isSupplierScope } from '../modules/auth/scopes.ts';
 import type { Deps } from '../deps.ts';
 import type { RouteAuth } from './route-config.ts';
+
+/** Who a verified supplier request comes from (its token's claims, proven live). */
+export interface SupplierPrincipal {
+  supplierId: number;
+  clientId: string;
+  scopes: string[];
+}
+
+/**
+ * What the guard needs to check a supplier request. src/modules/auth implements it
+ * (createSupplierAuthenticator) and src/deps.ts hands it over: http/ imports no module.
+ */
+export interface SupplierAuthenticator {
+  /**
+   * The principal of the request's API key and token; throws UNAUTHENTICATED. `beforeLookup`
+   * is called with the token's client once the token is verified, before the database is asked.
+   */
+  authenticate(apiKey: string | undefined, authorization: string | undefined, beforeLookup: (clientId: string) => void): Promise<SupplierPrincipal>;
+  /** Throws INSUFFICIENT_SCOPE unless the principal holds the scope. */
+  requireScope(principal: SupplierPrincipal, scope: string): void;
+  /** Whether a route's config.scope names a scope a credential can hold. */
+  isScope(scope: string): boolean;
+}
 
 /** A route as its guard sees it; the isolation tests walk this table. */
 export interface GuardedRoute {
@@ -16,11 +37,15 @@ export interface GuardedRoute {
   url: string;
   auth: RouteAuth;
   scope?: string;
+  /** What the route's audit entry names (src/http/audit.ts); false: not audited; undefined: a read. */
+  audit?: string | false;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     guardedRoutes: GuardedRoute[];
+    /** The per-API-key limiter of supplier routes (tests read its size). */
+    apiKeyLimiter: RateLimiter;
   }
   interface FastifyRequest {
     supplier?: SupplierPrincipal;
@@ -48,30 +73,34 @@ export function storeUserOf(request: FastifyRequest): number {
 }
 
 export function registerAuth(app: FastifyInstance, deps: Deps) {
-  const limiter = new RateLimiter(deps.config.rateLimitRps, deps.config.rateLimitBurst);
+  const limiter = new RateLimiter(deps.config.rateLimitRps, deps.config.rateLimitBurst, { maxKeys: deps.config.rateLimitMaxKeys });
+  app.decorate('apiKeyLimiter', limiter);
 
   const table: GuardedRoute[] = [];
   app.decorate('guardedRoutes', table);
   app.addHook('onRoute', (route) => {
-    const config = (route.config ?? {}) as { auth?: RouteAuth; scope?: string };
+    const config = (route.config ?? {}) as { auth?: RouteAuth; scope?: string; audit?: string | false };
     if (route.url.startsWith('/documentation') || route.url.startsWith('/docs') || route.method === 'HEAD') return;
     if (!config.auth) throw new Error(`route ${route.method} ${route.url} declares no config.auth`);
-    if (config.auth === 'supplier' && !(config.scope && isSupplierScope(config.scope))) {
+    if (config.auth === 'supplier' && !(config.scope && deps.supplierAuth.isScope(config.scope))) {
       throw new Error(`supplier route ${route.method} ${route.url} declares no valid config.scope`);
     }
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, auth: config.auth, scope: config.scope });
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, auth: config.auth, scope: config.scope, audit: config.audit });
   });
 
   app.addHook('onRequest', async (request) => {
     const { auth, scope } = request.routeOptions.config ?? {};
     if (auth === 'supplier') {
       const apiKey = headerValue(request.headers['x-api-key']);
-      if (apiKey) {
-        const limit = limiter.take(apiKey);
+      // A key that cannot be one of ours is refused before anything else. The limit counts
+      // per credential (an API key and its client are issued together, one to one), keyed
+      // by the client of a token we signed: junk keys and forged tokens leave no state.
+      if (apiKey !== undefined && !isApiKeyShaped(apiKey)) throw unauthenticated('the API key is not valid');
+      request.supplier = await deps.supplierAuth.authenticate(apiKey, request.headers.authorization, (clientId) => {
+        const limit = limiter.take(clientId);
         if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'this API key');
-      }
-      request.supplier = await authenticateSupplier(deps.db, deps.tokens, deps.liveCredentials, apiKey, request.headers.authorization);
-      requireScope(request.supplier, scope!);
+      });
+      deps.supplierAuth.requireScope(request.supplier, scope!);
     } else if (auth === 'store') {
       const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       const person = token ? await deps.storeTokens.verify(token) : undefined;
@@ -83,6 +112,10 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     }
   });
 }
+
+/** What an issued API key looks like (`key_` and base64url; suppliers.service.ts issues 32 characters after the prefix). */
+const API_KEY_SHAPE = /^key_[\w-]{16,128}$/;
+export const isApiKeyShaped = (value: string) => API_KEY_SHAPE.test(value);
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

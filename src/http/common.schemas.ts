@@ -1,4 +1,4 @@
-// Shapes every module shares (conventions.md): codes, names, URLs, money, problems,
+// Shapes every module shares (docs/conventions.md): codes, names, URLs, money, problems,
 // list pages. Module schemas are built from these, never re-declared.
 import { Type, type TSchema } from 'typebox';
 
@@ -15,7 +15,7 @@ export const Url = () => Type.String({ maxLength: 2048, format: 'uri', pattern: 
  */
 export const MAX_MONEY = 99_999_999_999.9999;
 export const Money = (options: { minimum?: number; description?: string } = {}) =>
-  Type.Number({ minimum: 0, maximum: MAX_MONEY, maxDecimals: 4, ...options } as never);
+  Type.Number({ minimum: 0, maximum: MAX_MONEY, 'x-maxDecimals': 4, ...options } as never);
 export const Units = () => Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'package size' });
 export const Timestamp = () => Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -45,6 +45,11 @@ export const CodeParams = Type.Object({ code: Code({ description: 'internalCode'
 export const PageQuery = {
   take: Type.Integer({ minimum: 1, maximum: 50, default: 50 }),
   page: Type.Integer({ minimum: 1, default: 1 }),
+};
+
+/** The `search` of a list: part of an entity's code or name, case-insensitive. */
+export const SearchQuery = {
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the code or the name, case-insensitive' })),
 };
 
 export const Page = <T extends TSchema>(item: T) =>

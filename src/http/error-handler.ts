@@ -25,7 +25,7 @@ export function sendProblem(reply: FastifyReply, status: number, code: string, d
   return reply.code(status).type('application/problem+json').send(JSON.stringify(problem));
 }
 
-/** Several problems: the umbrella code; one problem: its own code (conventions.md). */
+/** Several problems: the umbrella code; one problem: its own code (docs/conventions.md). */
 function validationProblem(reply: FastifyReply, batch: boolean, errors: FieldError[]) {
   const status = batch ? 402 : 400;
   const umbrella: ErrorCode = batch ? 'BATCH_VALIDATION_FAILED' : 'VALIDATION_FAILED';
@@ -52,7 +52,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendProblem(reply, 413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${app.initialConfig.bodyLimit} bytes`);
+        return sendProblem(reply, 413, 'PAYLOAD_TOO_LARGE', `the request body exceeds this route's limit of ${request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes`);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendProblem(reply, 415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -1,15 +1,20 @@
-// Idempotency-Key on every POST and PUT (conventions.md). The first answer (status and
+// Idempotency-Key on every POST and PUT (docs/conventions.md). The first answer (status and
 // body) under a key is kept for 24 hours per caller; the same key and body gets it
 // again without the work being redone, another body gets 409 IDEMPOTENCY_KEY_REUSED,
 // and a request still running under the key gets 409 IDEMPOTENCY_KEY_IN_USE.
 // A 5xx is not kept: the work may not have happened, so a retry must be allowed to do it.
+// Secrets are never kept: a route that issues one names its fields (config.secretFields),
+// and the answer kept, and so every replay, has the same status and body without them,
+// plus a `note` saying the secret was shown only once; what identifies the result (the
+// client id, the webhook) stays, so a caller that lost the first answer knows what to
+// revoke or rotate. The first answer itself carries the secret as usual.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.ts';
 import { AppError, fieldError } from '../lib/errors.ts';
 import { sha256 } from '../lib/secrets.ts';
-import { claimKey, completeKey, findKey, releaseKey, retakeKey } from '../modules/auth/idempotency.repository.ts';
 import type { Deps } from '../deps.ts';
 import { headerValue } from './auth.ts';
+import { claimKey, completeKey, findKey, releaseKey, retakeKey } from './idempotency.repository.ts';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** An in-progress record this old belongs to a request that died with its process. */
@@ -26,6 +31,18 @@ function ownerOf(request: FastifyRequest): string | undefined {
   if (request.storeUser !== undefined) return `person:${request.storeUser}`;
   if (request.routeOptions.config?.auth === 'admin') return 'admin';
   return undefined;
+}
+
+export const SECRET_WITHHELD_NOTE =
+  'idempotent replay: the secret was shown only in the first answer and is not kept; if it was lost, revoke or rotate it and issue a new one';
+
+/** The answer to keep for replays: a success without its secret fields. */
+export function withoutSecrets(payload: string, status: number, fields: readonly string[] | undefined): string {
+  if (!fields?.length || status >= 300) return payload;
+  const body = JSON.parse(payload) as Record<string, unknown>;
+  for (const field of fields) delete body[field];
+  body.note = SECRET_WITHHELD_NOTE;
+  return JSON.stringify(body);
 }
 
 export function registerIdempotency(app: FastifyInstance, deps: Deps) {
@@ -80,7 +97,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps) {
     request.idempotency = undefined;
     try {
       if (reply.statusCode >= 500 || typeof payload !== 'string') await releaseKey(db, slot.owner, slot.key);
-      else await completeKey(db, slot.owner, slot.key, reply.statusCode, payload);
+      else await completeKey(db, slot.owner, slot.key, reply.statusCode, withoutSecrets(payload, reply.statusCode, request.routeOptions.config?.secretFields));
     } catch (error) {
       // The database went away after the work (a restart): the answer is still the truth.
       // Replacing a success with a 503 would invite the retry that does the work twice.

@@ -10,7 +10,12 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** The scope a supplier token must hold. */
     scope?: string;
-    /** A batch endpoint: a bad body is a 402, not a 400 (supplier-api.md). */
+    /** A batch endpoint: a bad body is a 402, not a 400 (docs/conventions.md). */
     batch?: boolean;
+    /**
+     * Fields of the 200 answer that hold a secret shown once (src/http/idempotency.ts):
+     * the answer kept for an Idempotency-Key replay leaves them out and says why in `note`.
+     */
+    secretFields?: readonly string[];
   }
 }

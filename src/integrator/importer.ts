@@ -7,7 +7,7 @@
 //   (`/upsert/products/3/price`): those rows fail with the pointer's code and message, and
 //   the rest of the request is sent again. A 413, or a 402 naming no item, splits the
 //   request in halves. Anything else (401, 403, no answer after the SDK's retries) stops
-//   the import: re-sending rows is harmless (endpoints.md), so the fix is to run it again.
+//   the import: re-sending rows is harmless (every batch write is an upsert or a remove), so the fix is to run it again.
 // - At most `maxInFlight` accepted requests are followed at once; reading waits for the
 //   oldest to end, which bounds memory whatever the file's size. The service applies one
 //   supplier's batches one at a time anyway.
@@ -228,7 +228,7 @@ function blameRows(node: string[], count: number, error: SurtidoApiError): Map<n
   return blamed;
 }
 
-/** One problem keeps its code; several take the API's umbrella code (conventions.md). */
+/** One problem keeps its code; several take the API's umbrella code (docs/conventions.md). */
 function combine(errors: RowError[]): RowError {
   if (errors.length === 1) {
     const [e] = errors as [RowError];

@@ -1,7 +1,19 @@
-// What `surtido import <kind>` sends: each kind is a batch endpoint and the body node its
-// rows go into (endpoints.md). A row is one item of that node; the fields, their types and
-// their rules are the API's own (openapi.json), so nothing here repeats them.
+// What `surtido import <kind>` sends: each kind is a batch kind of the API (its declaration,
+// src/batch-kinds.ts, gives the endpoint) and the body node its rows go into. A row is one
+// item of that node; the fields, their types and their rules are the API's own
+// (openapi.json), so nothing here repeats them.
+import {
+  brandBatchKind,
+  priceListBatchKind,
+  productBatchKind,
+  promotionBatchKind,
+  promotionGrouperBatchKind,
+  stockBatchKind,
+  stockGrouperBatchKind,
+  storeBatchKind,
+} from '../batch-kinds.ts';
 import type { PathsWith } from '../client/client.ts';
+import type { BatchKind } from '../modules/batch/batch.kinds.ts';
 
 export type BatchEndpoint = Extract<PathsWith<'post'>, `/batch/${string}`>;
 
@@ -10,6 +22,7 @@ export type NodeRule = { node: string[] } | { byType: Record<string, string[]>; 
 
 export interface ImportKind {
   name: string;
+  /** The declared kind's endpoint (the client's paths must know it: a type check). */
   endpoint: BatchEndpoint;
   summary: string;
   /** The default action: upsert (or add, for grouper stores). */
@@ -18,42 +31,47 @@ export interface ImportKind {
   remove?: NodeRule;
 }
 
+/** The kind's endpoint, and its node rules checked against its actions (a node `upsert.products` is the action of that name). */
+function importKind<E extends BatchEndpoint>(kind: BatchKind<E>, spec: Omit<ImportKind, 'endpoint'>): ImportKind {
+  for (const rule of [spec.write, ...(spec.remove ? [spec.remove] : [])]) {
+    for (const node of nodesOf(rule)) {
+      if (!kind.actions.some((a) => a.name === node.join('.'))) throw new Error(`import kind ${spec.name}: ${kind.endpoint} has no action ${node.join('.')}`);
+    }
+  }
+  return { ...spec, endpoint: kind.endpoint };
+}
+
 export const IMPORT_KINDS: readonly ImportKind[] = [
-  { name: 'brands', endpoint: '/batch/brand', summary: 'brands (upsert)', write: { node: ['upsert'] } },
-  { name: 'products', endpoint: '/batch/product', summary: 'products (upsert); brands and categories must exist', write: { node: ['upsert'] } },
-  { name: 'stores', endpoint: '/batch/store', summary: 'stores (upsert)', write: { node: ['upsert'] } },
-  {
+  importKind(brandBatchKind, { name: 'brands', summary: 'brands (upsert)', write: { node: ['upsert'] } }),
+  importKind(productBatchKind, { name: 'products', summary: 'products (upsert); brands and categories must exist', write: { node: ['upsert'] } }),
+  importKind(storeBatchKind, { name: 'stores', summary: 'stores (upsert)', write: { node: ['upsert'] } }),
+  importKind(priceListBatchKind, {
     name: 'prices',
-    endpoint: '/batch/pricelist',
     summary: 'prices of price lists, one row per list, product and package size',
     write: { node: ['upsert', 'products'] },
     remove: { node: ['remove', 'products'] },
-  },
-  {
+  }),
+  importKind(priceListBatchKind, {
     name: 'pricelist-stores',
-    endpoint: '/batch/pricelist',
     summary: 'stores assigned to price lists',
     write: { node: ['upsert', 'stores'] },
     remove: { node: ['remove', 'stores'] },
-  },
-  { name: 'stock', endpoint: '/batch/stock/grouper', summary: 'availability of products per stock grouper', write: { node: ['upsert'] } },
-  {
+  }),
+  importKind(stockBatchKind, { name: 'stock', summary: 'availability of products per stock grouper', write: { node: ['upsert'] } }),
+  importKind(stockGrouperBatchKind, {
     name: 'stock-grouper-stores',
-    endpoint: '/batch/grouper/stock',
     summary: 'stores in stock groupers',
     write: { node: ['add', 'stores'] },
     remove: { node: ['remove', 'stores'] },
-  },
-  {
+  }),
+  importKind(promotionGrouperBatchKind, {
     name: 'promotion-grouper-stores',
-    endpoint: '/batch/grouper/promotion',
     summary: 'stores in promotion groupers',
     write: { node: ['add', 'stores'] },
     remove: { node: ['remove', 'stores'] },
-  },
-  {
+  }),
+  importKind(promotionBatchKind, {
     name: 'promotions',
-    endpoint: '/batch/promotion',
     summary: 'promotions (upsert, by each row\'s type); with --remove, rows of internalCode',
     write: {
       typeField: 'type',
@@ -65,7 +83,7 @@ export const IMPORT_KINDS: readonly ImportKind[] = [
       },
     },
     remove: { node: ['remove', 'internalCodes'] },
-  },
+  }),
 ];
 
 export function findKind(name: string): ImportKind | undefined {

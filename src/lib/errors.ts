@@ -5,9 +5,11 @@
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, title: 'Validation failed' },
   BATCH_VALIDATION_FAILED: { status: 402, title: 'Batch request refused' },
-  TOO_MANY_ITEMS: { status: 402, title: 'Too many items in one batch request' },
+  // 402 in a batch request (its limit of items); 400 for a list too long on any other route.
+  TOO_MANY_ITEMS: { status: 402, title: 'Too many items' },
   MALFORMED_JSON: { status: 400, title: 'Malformed JSON' },
-  // Field-level reasons; one of them alone is also the top-level code (conventions.md).
+  NESTING_TOO_DEEP: { status: 400, title: 'JSON nested too deeply' },
+  // Field-level reasons; one of them alone is also the top-level code (docs/conventions.md).
   REQUIRED: { status: 400, title: 'A required field is missing' },
   INVALID_TYPE: { status: 400, title: 'A field has the wrong type' },
   INVALID_FORMAT: { status: 400, title: 'A field has the wrong format' },
@@ -37,7 +39,7 @@ export const ERROR_CATALOGUE = {
   UNKNOWN_ORDER: { status: 400, title: 'No such order of this store' },
   INVALID_CANCEL_CODE: { status: 400, title: 'Unknown cancellation code' },
   BELOW_MINIMUM_ORDER: { status: 400, title: 'Below the minimum order' },
-  // A cart line that cannot be ordered (pricing.md §1); one alone is the top-level code.
+  // A cart line that cannot be ordered (src/modules/pricing/README.md); one alone is the top-level code.
   UNKNOWN_PRODUCT: { status: 400, title: 'Unknown product' },
   PRODUCT_DISABLED: { status: 400, title: 'The product is disabled' },
   NO_PRICE_LIST: { status: 400, title: 'The store has no price list' },
@@ -49,6 +51,7 @@ export const ERROR_CATALOGUE = {
   WEBHOOK_NOT_CONFIGURED: { status: 409, title: 'The supplier has no webhook base URL' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
+  SIGN_IN_UNAVAILABLE: { status: 503, title: 'Store sign-in is unavailable: no sender is configured' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -81,7 +84,7 @@ export class AppError extends Error {
 
 /**
  * A request refused for field problems: one problem carries its own code at the top
- * level, several carry VALIDATION_FAILED (conventions.md). Every code is a catalogue code.
+ * level, several carry VALIDATION_FAILED (docs/conventions.md). Every code is a catalogue code.
  */
 export function validationError(errors: (FieldError & { code: ErrorCode })[], detail?: string): AppError {
   const only = errors.length === 1 ? errors[0]! : undefined;
@@ -96,7 +99,11 @@ export const notFound = (what: string, code: string, pointer = '/params/code') =
     errors: [{ pointer, code: 'NOT_FOUND', message: `${what} ${code} does not exist` }],
   });
 
-/** A single-field failure that carries its own code at the top level (conventions.md). */
+/** 401 with the Bearer challenge: missing, invalid or expired credentials (every guard's refusal). */
+export const unauthenticated = (detail = 'missing, invalid or expired credentials') =>
+  new AppError('UNAUTHENTICATED', detail, { headers: { 'www-authenticate': 'Bearer' } });
+
+/** A single-field failure that carries its own code at the top level (docs/conventions.md). */
 export function fieldError(code: ErrorCode, pointer: string, message: string, status?: number): AppError {
   return new AppError(code, message, { errors: [{ pointer, code, message }], ...(status ? { status } : {}) });
 }

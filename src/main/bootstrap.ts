@@ -1,18 +1,56 @@
 // Local development: an empty database gets a demo supplier with credentials, printed
-// once at start so `npm start` is enough to make a first call. Never in production.
+// once at start so `npm start` is enough to make a first call, and a demo catalog, store
+// and store user so the shop (/shop/) can be tried at once. Never in production.
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { countSuppliers } from '../modules/suppliers/suppliers.repository.ts';
 import { createSupplier, issueCredentials } from '../modules/suppliers/suppliers.service.ts';
+import { DEMO_USER, seedDemoCatalog, type SupplierCall } from './demo-catalog.ts';
 
-export async function createDemoSupplierIfEmpty(deps: Deps): Promise<string | undefined> {
+export async function createDemoSupplierIfEmpty(deps: Deps, app?: FastifyInstance): Promise<string | undefined> {
   if (!deps.config.demoSupplier || (await countSuppliers(deps.db)) > 0) return undefined;
   const supplier = await createSupplier(deps.db, { code: 'DEMO', name: 'Demo Distribuciones' });
   const credentials = await issueCredentials(deps.db, supplier.id);
-  return [
+  const lines = [
     'Created the demo supplier (the database was empty). Keep these; the secret is not shown again:',
     `  supplier id    ${supplier.id} (${supplier.code})`,
     `  API key        ${credentials.apiKey}`,
     `  client id      ${credentials.clientId}`,
     `  client secret  ${credentials.clientSecret}`,
-  ].join('\n');
+  ];
+  if (app) {
+    try {
+      await seedThroughApi(app, deps, credentials);
+      lines.push(
+        'Loaded a demo catalog, store and store user. Try the shop:',
+        `  open           ${deps.config.publicUrl}/shop/`,
+        `  sign in with   ${DEMO_USER.phone} (or ${DEMO_USER.email}); the 6-digit code is printed in this log`,
+      );
+    } catch (error) {
+      lines.push(`  (the demo catalog could not be loaded: ${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return lines.join('\n');
+}
+
+async function seedThroughApi(app: FastifyInstance, deps: Deps, credentials: { apiKey: string; clientId: string; clientSecret: string }) {
+  const login = await app.inject({ method: 'POST', url: '/login', headers: { 'x-api-key': credentials.apiKey }, payload: { clientId: credentials.clientId, clientSecret: credentials.clientSecret } });
+  const headers = { 'x-api-key': credentials.apiKey, authorization: `Bearer ${login.json().access_token}` };
+  const call: SupplierCall = async (method, url, body) => {
+    const res = await app.inject({ method, url, headers, payload: body as never });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  const wait = async (ids: string[]) => {
+    const deadline = Date.now() + 120_000;
+    for (const id of ids) {
+      for (;;) {
+        const status = await call('GET', `/batch/${id}/status`);
+        if (status.status !== 'processing') break;
+        if (Date.now() > deadline) throw new Error('the demo batches did not finish in 2 minutes (is the worker running?)');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  await seedDemoCatalog(call, wait, { imageBase: `${deps.config.publicUrl}/dev/demo-images`, today: deps.clock.now() });
 }

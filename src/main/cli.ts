@@ -1,17 +1,23 @@
 // One entry point for every process: `serve` (API and worker, what `npm start` runs),
 // `api`, `worker`, `migrate`, and the operators' commands, which call the same services
 // as the admin API without HTTP.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { BackupError, backupDataDir, restoreDataDir } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { createDeps, openDeps, type Deps } from '../deps.ts';
 import * as suppliers from '../modules/suppliers/suppliers.service.ts';
+import { signInWarning } from '../modules/store-app/store-app.sign-in.ts';
 import { createDemoSupplierIfEmpty } from './bootstrap.ts';
 import { drainOnSignals, type Stoppable } from './lifecycle.ts';
 import { startWorker } from './worker.ts';
+import { startMetricsServer } from '../observability/metrics-server.ts';
+import { startTracing } from '../observability/tracing.ts';
+import { ensureWebBuild, findWebBuild } from './web-build.ts';
 
 const USAGE = `usage: surtido <command> [options]
 
@@ -26,31 +32,48 @@ const USAGE = `usage: surtido <command> [options]
   webhook set --supplier ID --url URL [--disabled]
   webhook rotate --supplier ID
   settings set --supplier ID --minimum-order AMOUNT|none
+  backup FILE                         the embedded database and stored images to FILE (service stopped)
+  restore FILE                        a backup into an empty DATA_DIR (docs/operations.md)
 
 Settings come from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, ADMIN_TOKEN ...`;
 
-async function runService(config: Config, withApi: boolean, withWorker: boolean) {
-  const deps = await openDeps(config);
-  const app = await buildApp(deps);
+async function runService(config: Config, withApi: boolean, withWorker: boolean, buildWeb = false) {
   const log = (msg: string) => console.error(`surtido: ${msg}`);
+  // `npm start` builds the shop when its sources changed; `npm run api` serves the build there is.
+  if (withApi && buildWeb) await ensureWebBuild(log).catch((error) => log(`the shop could not be built (the API runs without it): ${error instanceof Error ? error.message : error}`));
+  // Before anything else, so the database and the app are built traced (nothing is loaded when off).
+  const tracing = await startTracing(config);
+  const deps = await openDeps(config, { tracing });
+  const app = await buildApp(deps);
   const parts: Stoppable[] = [];
   if (withApi) {
     await app.listen({ port: config.port, host: config.host });
     parts.push({ name: 'api', stop: () => app.close() });
   }
+  // API processes serve /metrics on PORT unless METRICS_PORT is set; a worker alone needs METRICS_PORT.
+  const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(deps.metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
+  if (metricsServer) parts.push({ name: 'metrics', stop: () => metricsServer.close() });
   if (withWorker) {
     const worker = startWorker(deps, app.log);
     parts.push({ name: 'worker', stop: () => worker.stop() });
   }
   parts.push({ name: 'database', stop: () => deps.close() });
+  if (tracing) parts.push({ name: 'tracing', stop: () => tracing.shutdown() });
   drainOnSignals(parts, { timeoutMs: config.shutdownTimeoutMs, log });
 
   const banner = [`Surtido ${withApi && withWorker ? 'API and worker' : withApi ? 'API' : 'worker'} running on ${deps.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`];
   if (withApi) banner.push(`  API            http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}`, `  docs           ${config.publicUrl}/docs`);
+  if (withApi) banner.push(findWebBuild() ? `  shop           ${config.publicUrl}/shop/` : '  shop           not built (run npm run build:web)');
+  if (metricsServer) banner.push(`  metrics        http://${config.host}:${metricsServer.port}/metrics`);
+  else if (withApi) banner.push(`  metrics        ${config.publicUrl}/metrics`);
+  else banner.push('  metrics        off (set METRICS_PORT to serve /metrics from this worker)');
+  if (tracing) banner.push(`  tracing        OTLP/HTTP to ${config.otlpEndpoint}`);
   if (config.adminTokenGenerated && withApi) banner.push(`  admin token    ${config.adminToken}  (generated for this run; set ADMIN_TOKEN to keep one)`);
-  const demo = await createDemoSupplierIfEmpty(deps);
+  const demo = await createDemoSupplierIfEmpty(deps, withApi && withWorker ? app : undefined);
   if (demo) banner.push(demo);
   console.log(banner.join('\n'));
+  const warning = withApi ? signInWarning(deps.notifier) : undefined;
+  if (warning) console.error(`surtido: warning: ${warning}`);
 }
 
 async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>) {
@@ -98,9 +121,18 @@ export async function main(argv: string[]) {
     return;
   }
   const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    if (config.databaseUrl) throw new ConfigError(`${command} is for the embedded database (DATA_DIR); with DATABASE_URL use pg_dump and pg_restore (docs/operations.md)`);
+    if (!sub) throw new ConfigError(`usage: surtido ${command} FILE`);
+    const file = path.resolve(sub);
+    const manifest = command === 'backup' ? await backupDataDir(config.dataDir, file) : await restoreDataDir(config.dataDir, file);
+    if (config.s3) console.error('surtido: images are stored in S3 (S3_BUCKET): back the bucket up separately; only DATA_DIR/images is in this file');
+    console.log(`${command === 'backup' ? 'backed up' : 'restored'} ${config.dataDir} ${command === 'backup' ? 'to' : 'from'} ${file} (last migration ${manifest.lastMigration ?? 'none'})`);
+    return;
+  }
   switch (`${command}${sub ? ` ${sub}` : ''}`) {
     case 'serve':
-      return runService(config, true, true);
+      return runService(config, true, true, true);
     case 'api':
       return runService(config, true, false);
     case 'worker':
@@ -139,7 +171,7 @@ export async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof BackupError) {
     console.error(`surtido: ${error.message}`);
   } else if (error?.code && error?.status) {
     console.error(`surtido: ${error.code}: ${error.message}`);

@@ -2,13 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { BatchWorker } from '../modules/batch/batch.worker.ts';
 import { createImageWorker, type ImageWorker } from '../modules/images/images.worker.ts';
+import { createImageStorage } from '../modules/images/images.storage.ts';
+import { RetentionWorker } from '../modules/retention/retention.job.ts';
+import { MessageWorker } from '../modules/messages/messages.worker.ts';
 import { WebhookDispatcher, type DispatcherOptions } from '../modules/webhooks/webhooks.dispatcher.ts';
 
-/** The background work of one process: batches, image downloads and webhook deliveries. */
+/** The background work of one process: batches, image downloads, webhook deliveries, messages and the retention job. */
 export interface Workers {
   readonly batches: BatchWorker;
   readonly images: ImageWorker;
   readonly webhooks: WebhookDispatcher;
+  readonly retention: RetentionWorker;
+  readonly messages: MessageWorker;
   /** Stops them all (each finishes or gives back what it holds). Idempotent. */
   stop(): Promise<void>;
 }
@@ -23,11 +28,24 @@ export function createWebhookDispatcher(deps: Deps, logger: DispatcherOptions['l
     pollMs: deps.config.workerPollMs,
     leaseSeconds: deps.config.webhookLeaseSeconds,
     logger,
+    metrics: deps.metrics,
+    tracing: deps.tracing,
     ...overrides,
   });
 }
 
-const IMAGE_BATCH_ENDPOINTS = new Set(['/batch/brand', '/batch/product', '/batch/promotion']);
+/** The message outbox's sender over the process's dependencies. */
+export function createMessageWorker(deps: Deps, logger: DispatcherOptions['logger'], overrides: Partial<ConstructorParameters<typeof MessageWorker>[1]> = {}) {
+  return new MessageWorker(deps.db, {
+    notifier: deps.notifier,
+    concurrency: 2,
+    pollMs: deps.config.workerPollMs,
+    leaseSeconds: 60,
+    maxAttempts: deps.config.messaging.messageRetryLimit,
+    logger,
+    ...overrides,
+  });
+}
 
 export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   const log = {
@@ -35,31 +53,41 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
     warn: (obj: object, msg: string) => logger.warn(obj, msg),
     error: (obj: object, msg: string) => logger.error(obj, msg),
   };
-  const images = createImageWorker(deps.db, deps.config, log);
+  const images = createImageWorker(deps.db, deps.config, log, { tracing: deps.tracing });
   const batches = new BatchWorker(deps.db, deps.batches, {
     concurrency: deps.config.workerConcurrency,
     pollMs: deps.config.workerPollMs,
     leaseSeconds: deps.config.batchLeaseSeconds,
-    retentionDays: deps.config.batchRetentionDays,
     logger: log,
-    // A chunk of these may have registered image URLs: look for them now rather than at
-    // the next poll. Only these: waking the image loops costs a claim query each.
+    metrics: deps.metrics,
+    tracing: deps.tracing,
+    // A chunk of a kind declared `wakesImages` may have registered image URLs: look for
+    // them now rather than at the next poll. Only those: waking the image loops costs a claim query each.
     onChunk: (_id, _cursor, endpoint) => {
-      if (IMAGE_BATCH_ENDPOINTS.has(endpoint)) images.wake();
+      deps.storeCache.forget(); // this process's own reads see the chunk at once (the NOTIFY may come a moment later)
+      if (deps.batches.get(endpoint).wakesImages) images.wake();
     },
   });
   const webhooks = createWebhookDispatcher(deps, log);
+  const storage = createImageStorage(deps.config);
+  const retention = new RetentionWorker({ db: deps.db, storage }, deps.config, log);
+  const messages = createMessageWorker(deps, log);
   deps.onWorkAccepted(() => batches.wake());
   deps.onWorkAccepted(() => webhooks.wake());
+  deps.onWorkAccepted(() => messages.wake());
   batches.start();
   images.start();
   webhooks.start();
+  retention.start();
+  messages.start();
   return {
     batches,
     images,
     webhooks,
+    retention,
+    messages,
     stop: async () => {
-      await Promise.all([batches.stop(), images.close(), webhooks.stop()]);
+      await Promise.all([batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close())]);
     },
   };
 }

@@ -15,11 +15,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Submits a brand batch, waits for it and returns its status body. */
 async function brands(body: unknown) {
-  const res = await as(t, s, 'POST', '/batch/brand', body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
+  const { ids, statuses: [status] } = await t.runBatch(s, '/batch/brand', body);
   expect(ids).toHaveLength(1);
-  const [status] = await t.waitForBatches(s, ids);
   return { id: ids[0]!, status };
 }
 

@@ -18,11 +18,8 @@ afterAll(() => t.close());
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function products(upsert: unknown[]) {
-  const res = await as(t, s, 'POST', '/batch/product', { upsert });
-  expect(res.statusCode, res.body).toBe(202);
-  const [id] = res.json().batchId;
-  const [status] = await t.waitForBatches(s, [id]);
-  return { id: id as string, status };
+  const { ids: [id], statuses: [status] } = await t.runBatch(s, '/batch/product', { upsert });
+  return { id: id!, status };
 }
 const product = async (code: string) => {
   const res = await as(t, s, 'GET', `/product/${code}`);

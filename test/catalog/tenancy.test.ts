@@ -9,22 +9,15 @@ let b: TestSupplier;
 let productBatch: string;
 
 async function batch(s: TestSupplier, url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
-  await t.waitForBatches(s, ids);
+  const { ids } = await t.runBatch(s, url, body);
   return ids[0]!;
 }
 
 /** Another credential of the same supplier, holding only `scopes`. */
 async function credential(s: TestSupplier, scopes: string[]): Promise<TestSupplier> {
-  const issued = await t.admin('POST', `/admin/suppliers/${s.id}/credentials`, { scopes });
-  expect(issued.statusCode, issued.body).toBe(200);
-  const { apiKey, clientId, clientSecret } = issued.json();
-  const login = await t.request({ method: 'POST', url: '/login', headers: { 'x-api-key': apiKey }, payload: { clientId, clientSecret } });
-  expect(login.json().scope).toBe(scopes.join(' '));
-  const token = login.json().access_token;
-  return { ...s, apiKey, clientId, clientSecret, token, headers: { 'x-api-key': apiKey, authorization: `Bearer ${token}` } };
+  const issued = await t.credential(s, scopes);
+  expect(issued.scope).toBe(scopes.join(' '));
+  return issued;
 }
 
 beforeAll(async () => {

@@ -1,16 +1,10 @@
 // The real service (the app, its database and its batch worker) listening on a port of
 // its own, for tests that talk to it over HTTP as an integrator does: the SDK, the CLI.
 import type { AddressInfo } from 'node:net';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { registerSupplier } from '../../support/service.ts';
+import { ADMIN_TOKEN, createTestApp, injectSend, type TestApp } from '../helpers/app.ts';
 
-/** Real time plus an offset a test moves forward (token expiry without waiting). */
-export class OffsetClock {
-  private offsetMs = 0;
-  now = () => new Date(Date.now() + this.offsetMs);
-  advance(ms: number) {
-    this.offsetMs += ms;
-  }
-}
+export { OffsetClock } from '../helpers/clock.ts';
 
 export interface Credentials {
   supplierId: number;
@@ -37,14 +31,8 @@ export async function startService(options: Parameters<typeof createTestApp>[0] 
     t,
     baseUrl: `http://127.0.0.1:${port}`,
     async credentials(scopes) {
-      const code = `SDK-${process.pid}-${++seq}`;
-      const created = await t.admin('POST', '/admin/suppliers', { code, name: `Supplier ${code}` });
-      if (created.statusCode !== 200) throw new Error(created.body);
-      const supplierId = created.json().id as number;
-      const issued = await t.admin('POST', `/admin/suppliers/${supplierId}/credentials`, scopes ? { scopes } : {});
-      if (issued.statusCode !== 200) throw new Error(issued.body);
-      const { apiKey, clientId, clientSecret } = issued.json();
-      return { supplierId, apiKey, clientId, clientSecret };
+      const { id, apiKey, clientId, clientSecret } = await registerSupplier(injectSend(t.app), ADMIN_TOKEN, `SDK-${process.pid}-${++seq}`, { scopes });
+      return { supplierId: id, apiKey, clientId, clientSecret };
     },
     close: () => t.close(),
   };

@@ -2,7 +2,7 @@
 // moved without the other (run `npm run client:types`).
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateClientTypes, GENERATED_TYPES } from '../../src/client/generate-types.ts';
+import { APP_GENERATED_TYPES, generateAppClientTypes, generateClientTypes, GENERATED_TYPES } from '../../src/client/generate-types.ts';
 
 describe('generated client types', () => {
   it('src/client/openapi.generated.ts is what openapi.json generates (run `npm run client:types` to refresh)', async () => {
@@ -15,5 +15,14 @@ describe('generated client types', () => {
     expect(types).toContain('"/login": {');
     expect(types).not.toContain('"/admin/suppliers": {');
     expect(types).not.toContain('"/app/me": {');
+  });
+
+  it('src/client/openapi.app.generated.ts is what openapi.json generates for the store app, and holds /app only', async () => {
+    const types = fs.readFileSync(APP_GENERATED_TYPES, 'utf8');
+    expect(types).toBe(await generateAppClientTypes());
+    expect(types).toContain('"/app/me": {');
+    expect(types).toContain('"/app/stores/{storeId}/cancel-codes": {');
+    expect(types).not.toContain('"/batch/pricelist": {');
+    expect(types).not.toContain('"/admin/suppliers": {');
   });
 });

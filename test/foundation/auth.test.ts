@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/lib/secrets.ts';
 import { SUPPLIER_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { waitUntil as waitForCondition } from '../../support/wait.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
 // A clock the test moves, for token expiry.
@@ -19,13 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Polls (the NOTIFY reaches a PostgreSQL listener a few milliseconds after its commit). */
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitUntil = (what: string, condition: () => Promise<boolean>) => waitForCondition(what, condition, 5000, 10);
 
 const login = (apiKey: string | undefined, clientId: string, clientSecret: string) =>
   t.request({ method: 'POST', url: '/login', headers: apiKey ? { 'x-api-key': apiKey } : {}, payload: { clientId, clientSecret } });
@@ -121,14 +116,14 @@ describe('supplier authentication', () => {
 
   it('trusts a pair it has just proven, until any process announces a revocation', async () => {
     const c = await t.supplier();
-    await waitUntil(async () => t.deps.liveCredentials.isListening); // a PostgreSQL listener connects in the background
+    await waitUntil('the credentials listener', async () => t.deps.liveCredentials.isListening); // a PostgreSQL listener connects in the background
     expect((await as(t, c, 'GET', '/pricelist/X')).statusCode).toBe(404);
     // Another process revokes: its row changes here, and its NOTIFY comes separately.
     await t.deps.db.updateTable('api_clients').set({ revoked_at: new Date() }).where('client_id', '=', c.clientId).execute();
     const trusted = await as(t, c, 'GET', '/pricelist/X');
     expect(trusted.statusCode).toBe(404); // proven a moment ago, no revocation heard yet
     await sql`select pg_notify('credentials_revoked', '')`.execute(t.deps.db);
-    await waitUntil(async () => (await as(t, c, 'GET', '/pricelist/X')).statusCode === 401);
+    await waitUntil('the revocation to take effect', async () => (await as(t, c, 'GET', '/pricelist/X')).statusCode === 401);
     expect((await as(t, c, 'GET', '/pricelist/X')).statusCode).toBe(401);
     expect((await as(t, a, 'GET', '/pricelist/X')).statusCode).toBe(404); // others are asked again and still live
   });

@@ -20,7 +20,7 @@ let s: TestSupplier;
 const quiet = { info() {}, warn() {}, error: (o: object, m: string) => console.error(m, o) };
 
 function worker(t: TestApp, options: Partial<ConstructorParameters<typeof BatchWorker>[2]> = {}, db = t.deps.db) {
-  return new BatchWorker(db, t.deps.batches, { concurrency: 1, pollMs: 10, leaseSeconds: 30, retentionDays: 30, logger: quiet, ...options });
+  return new BatchWorker(db, t.deps.batches, { concurrency: 1, pollMs: 10, leaseSeconds: 30, logger: quiet, ...options });
 }
 
 async function seedCatalog(t: TestApp, s: TestSupplier, products: number) {

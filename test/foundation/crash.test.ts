@@ -2,6 +2,7 @@
 // none twice: another worker (or the restarted service) finishes it, and the result
 // equals an uninterrupted run of the same batch.
 import { describe, expect, it } from 'vitest';
+import { createSupplier, waitForBatches } from '../../support/service.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 
@@ -10,25 +11,14 @@ const PRODUCTS = 1500;
 const UNITS = 10; // 15,000 price entries: three batches of 5,000
 const { killableWorker } = processScope('crash');
 
+/** A supplier created over HTTP; answers a caller that sends its headers. */
 async function supplierClient(api: ReturnType<typeof http>, code: string) {
-  const admin = { authorization: `Bearer ${ADMIN}` };
-  const { body: supplier } = await api('POST', '/admin/suppliers', { code, name: code }, admin);
-  const { body: creds } = await api('POST', `/admin/suppliers/${supplier.id}/credentials`, {}, admin);
-  const { body: token } = await api('POST', '/login', { clientId: creds.clientId, clientSecret: creds.clientSecret }, { 'x-api-key': creds.apiKey });
-  const headers = { 'x-api-key': creds.apiKey, authorization: `Bearer ${token.access_token}` };
+  const { headers } = await createSupplier(api, ADMIN, code, { name: code });
   return (method: string, url: string, body?: unknown) => api(method, url, body, headers);
 }
 
-async function waitDone(call: Awaited<ReturnType<typeof supplierClient>>, ids: string[]) {
-  return waitFor(
-    'batches to finish',
-    async () => {
-      const statuses = await Promise.all(ids.map(async (id) => (await call('GET', `/batch/${id}/status`)).body));
-      return statuses.every((s) => s.status !== 'processing') ? statuses : undefined;
-    },
-    120_000,
-  );
-}
+/** The caller carries the supplier's headers already. */
+const waitDone = (call: Awaited<ReturnType<typeof supplierClient>>, ids: string[]) => waitForBatches(call, {}, ids, { timeoutMs: 120_000, everyMs: 50 });
 
 async function seed(call: Awaited<ReturnType<typeof supplierClient>>) {
   await call('PUT', '/category', { internalCode: 'C', name: 'C' });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateOpenApiDocument } from '../../src/http/openapi-document.ts';
+import { generateOpenApiDocument } from '../../scripts/openapi-document.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -1,5 +1,6 @@
 // The service as operators run it: separate processes, signals, the CLI, the data-folder lock.
 import { describe, expect, it } from 'vitest';
+import { createSupplier, waitForBatches } from '../../support/service.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 
@@ -88,16 +89,12 @@ describe('processes', () => {
     const apis = ports.map((port) => start(['api'], { ...env, PORT: String(port) }));
     for (const port of ports) await waitForReady(`http://127.0.0.1:${port}`);
     for (let i = 0; i < 3; i++) start(['worker'], env);
-    const admin = { authorization: `Bearer ${ADMIN}` };
 
     const suppliers = await Promise.all(
       [0, 1, 2, 3].map(async (n) => {
         const api = http(`http://127.0.0.1:${ports[n % 2]}`);
-        const { body: s } = await api('POST', '/admin/suppliers', { code: `MW-${n}`, name: `MW ${n}` }, admin);
-        const { body: c } = await api('POST', `/admin/suppliers/${s.id}/credentials`, {}, admin);
-        const { body: t } = await api('POST', '/login', { clientId: c.clientId, clientSecret: c.clientSecret }, { 'x-api-key': c.apiKey });
-        const headers = { 'x-api-key': c.apiKey, authorization: `Bearer ${t.access_token}` };
-        return { id: s.id as number, call: (m: string, u: string, b?: unknown) => api(m, u, b, headers) };
+        const { id, headers } = await createSupplier(api, ADMIN, `MW-${n}`, { name: `MW ${n}` });
+        return { id, headers, api, call: (m: string, u: string, b?: unknown) => api(m, u, b, headers) };
       }),
     );
     const allIds: string[][] = [];
@@ -116,17 +113,10 @@ describe('processes', () => {
       }),
     );
     for (const [n, s] of suppliers.entries()) {
-      const statuses = await waitFor(
-        'every batch',
-        async () => {
-          const list = await Promise.all(allIds[n]!.map(async (id) => (await s.call('GET', `/batch/${id}/status`)).body));
-          return list.every((b) => b.status !== 'processing') ? list : undefined;
-        },
-        120_000,
-      );
+      const statuses = await waitForBatches(s.api, s.headers, allIds[n]!, { timeoutMs: 120_000, everyMs: 50 });
       for (const st of statuses) expect(st).toMatchObject({ status: 'processed', total: 500, processed: 500, completed: 500, failed: 0 });
       // Acceptance order per supplier: each batch started after the previous one finished.
-      for (let i = 1; i < statuses.length; i++) expect(Date.parse(statuses[i].startedAt)).toBeGreaterThanOrEqual(Date.parse(statuses[i - 1].finishedAt));
+      for (let i = 1; i < statuses.length; i++) expect(Date.parse(statuses[i]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(statuses[i - 1]!.finishedAt!));
       const prices = (await s.call('GET', '/pricelist/PL')).body.products;
       expect(prices).toHaveLength(1000);
       expect(new Set(prices.map((p: { price: number }) => p.price))).toEqual(new Set([40 + n]));

@@ -24,11 +24,8 @@ async function newGrouper(name = 'Segment') {
   return code;
 }
 async function run(url: string, body: unknown, supplier = s) {
-  const res = await as(t, supplier, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
+  const { ids, statuses: [status] } = await t.runBatch(supplier, url, body);
   expect(ids).toHaveLength(1);
-  const [status] = await t.waitForBatches(supplier, ids);
   const detail = (await as(t, supplier, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
   return { status, detail };
 }

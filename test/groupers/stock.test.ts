@@ -24,10 +24,7 @@ async function newGrouper(name = 'Warehouse') {
   return code;
 }
 async function run(url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
-  const statuses = await t.waitForBatches(s, ids);
+  const { ids, statuses } = await t.runBatch(s, url, body);
   const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
   return { status: statuses[0], statuses, detail };
 }

@@ -28,7 +28,9 @@ const lines = (w: World) => ({ lines: [{ productInternalCode: w.codes.product, u
 /** Keyed by `METHOD url` as the route table has them. */
 const RULES: Record<string, Rule> = {
   'GET /app/stores/:storeId/catalog': store(),
+  'GET /app/stores/:storeId/catalog/filters': store(),
   'GET /app/stores/:storeId/promotions': store(),
+  'GET /app/stores/:storeId/cancel-codes': store(),
   'POST /app/stores/:storeId/cart': store(lines),
   'POST /app/stores/:storeId/orders': store(lines),
   'GET /app/stores/:storeId/orders': store(),

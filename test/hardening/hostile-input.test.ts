@@ -31,7 +31,7 @@ let last: Fingerprint;
  */
 const WRITES_WHEN_REFUSED: Record<string, string[]> = {
   // A wrong code counts a try on the person's live code, and 5 wrong tries burn it
-  // (store-app.md); the 401 that says so is the refusal.
+  // (src/modules/store-app/README.md); the 401 that says so is the refusal.
   'POST /app/auth/token': ['sign_in_codes'],
 };
 
@@ -109,6 +109,7 @@ async function check(op: Operation, payload: string, contentType = 'application/
     expect(changedTables(last, now, WRITES_WHEN_REFUSED[`${op.method} ${op.path}`]), `${label}: refused with ${res.statusCode}, yet wrote to`).toEqual([]);
   }
   last = now;
+  return res;
 }
 
 const deep = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
@@ -130,14 +131,18 @@ describe('hostile input', () => {
     const res = await t.request({ method: 'PUT', url: '/category', headers: s.headers, payload: { internalCode: 'FP', name: 'Fingerprint' } });
     expect(res.statusCode, res.body).toBe(200);
     const now = await fingerprint(t.deps.db, tables);
-    expect(changedTables(last, now)).toEqual(['categories']);
+    // The write and its audit entry, in one transaction.
+    expect(changedTables(last, now)).toEqual(['audit_entries', 'categories']);
     last = now;
   });
 
   it('refuses a batch request of more items than allowed with 402, not a failure', async () => {
     const op = OPS.find((o) => o.method === 'POST' && o.path === '/batch/brand')!;
     const items = Array.from({ length: 50_001 }, (_, i) => ({ internalCode: `B${i}`, name: 'b' }));
-    await check(op, JSON.stringify({ upsert: items }), 'application/json', 'too many items');
+    const res = await check(op, JSON.stringify({ upsert: items }), 'application/json', 'too many items');
+    expect(res.statusCode, res.body).toBe(402);
+    const problem = res.json();
+    expect([problem.code, ...(problem.errors ?? []).map((e: { code: string }) => e.code)]).toContain('TOO_MANY_ITEMS');
   });
 
   it.each(OPS.map((op) => [`${op.method} ${op.path}`, op] as const))('%s never answers a 5xx, and every error is problem details', async (_, op) => {

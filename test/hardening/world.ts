@@ -49,8 +49,8 @@ const ok = (res: { statusCode: number; body: string }, status = 200) => {
 };
 
 async function batch(t: TestApp, s: TestSupplier, url: string, body: unknown): Promise<string> {
-  const ids: string[] = ok(await as(t, s, 'POST', url, body), 202).batchId;
-  for (const status of await t.waitForBatches(s, ids)) expect(status.failed, JSON.stringify(status)).toBe(0);
+  const { ids, statuses } = await t.runBatch(s, url, body);
+  for (const status of statuses) expect(status.failed, JSON.stringify(status)).toBe(0);
   return ids[0]!;
 }
 
@@ -138,6 +138,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
   expect(deliveries.length).toBeGreaterThan(0);
   const notifications = ok(await asPerson(t, p1, 'GET', '/app/notifications')).data as { id: number }[];
   expect(notifications.length).toBeGreaterThan(0);
+  // A's webhook settings, last (disabled: nothing is sent), so B's GET /webhook has something of A's to leak.
+  ok(await t.admin('PUT', `/admin/suppliers/${a.id}/webhook`, { baseUrl: 'https://alpha.example/erp', enabled: false }));
 
   return {
     a,

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
@@ -11,8 +10,11 @@ import type { Clock } from '../../src/lib/clock.ts';
 import { MemoryNotifier } from '../../src/lib/notifier.ts';
 import { BatchWorker } from '../../src/modules/batch/batch.worker.ts';
 import { createImageWorker, type ImageWorker, type ImageWorkerOptions } from '../../src/modules/images/images.worker.ts';
-import { createWebhookDispatcher } from '../../src/main/worker.ts';
+import { createMessageWorker, createWebhookDispatcher } from '../../src/main/worker.ts';
+import type { MessageWorker, MessageWorkerOptions } from '../../src/modules/messages/messages.worker.ts';
 import type { DispatcherOptions, WebhookDispatcher } from '../../src/modules/webhooks/webhooks.dispatcher.ts';
+import type { Send } from '../../support/net.ts';
+import { createSupplier, issueCredentials, logIn, runBatch, submitBatch, waitForBatches } from '../../support/service.ts';
 import { freshDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -36,13 +38,21 @@ export interface TestApp {
   images: ImageWorker | undefined;
   /** The webhook dispatcher, when the app was built with `dispatcher`. */
   dispatcher: WebhookDispatcher | undefined;
-  /** What the app sent to people (sign-in codes). */
+  /** What the app sent to people (sign-in codes, event messages), unless built with `notifier: false`. */
   notifier: MemoryNotifier;
+  /** The message outbox's worker (always running). */
+  messages: MessageWorker;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
   admin(method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse>;
   supplier(code?: string, scopes?: string[]): Promise<TestSupplier>;
+  /** Another credential of the same supplier (only `scopes`), logged in; `scope` is what POST /login granted. */
+  credential(s: TestSupplier, scopes: string[]): Promise<TestSupplier & { scope: string }>;
+  /** POSTs a batch request as the supplier (202 expected); answers the batch ids. */
+  submitBatch(s: TestSupplier, url: string, body: unknown): Promise<string[]>;
   /** Waits until every batch is finished and returns their status bodies. */
   waitForBatches(s: TestSupplier, ids: string[], timeoutMs?: number): Promise<any[]>;
+  /** submitBatch, then waitForBatches: the ids and their final status bodies. */
+  runBatch(s: TestSupplier, url: string, body: unknown): Promise<{ ids: string[]; statuses: any[] }>;
   close(): Promise<void>;
 }
 
@@ -57,6 +67,12 @@ export async function createTestApp(
     images?: boolean | Partial<ImageWorkerOptions>;
     /** Runs the webhook dispatcher too (the app's clock; overrides such as `random` or `onAttempt`). */
     dispatcher?: boolean | Partial<DispatcherOptions>;
+    /** false: the notifier `npm start` would pick for the settings (t.notifier then records nothing). */
+    notifier?: false;
+    /** Fastify's logger (e.g. `{ level: 'trace', stream }` to capture every line). */
+    logger?: object;
+    /** Overrides for the message worker (e.g. a short `backoff`). */
+    messages?: Partial<MessageWorkerOptions>;
   } = {},
 ): Promise<TestApp> {
   const dataDir = options.images && !options.env?.DATA_DIR ? fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-images-')) : undefined;
@@ -66,13 +82,15 @@ export async function createTestApp(
     WORKER_POLL_MS: '20',
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_BURST: '100000',
+    // Many sign-ins come from one test address; test/hardening/limits.test.ts sets its own.
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...options.env,
   });
   const database = await freshDatabase();
   const notifier = new MemoryNotifier();
-  const deps = await createDeps(config, database, { clock: options.clock, notifier });
-  const app = await buildApp(deps, { logger: false });
+  const deps = await createDeps(config, database, { clock: options.clock, ...(options.notifier === false ? {} : { notifier }) });
+  const app = await buildApp(deps, { logger: options.logger ?? false });
   await app.ready();
   let worker: BatchWorker | undefined;
   if (options.worker !== false) {
@@ -80,8 +98,9 @@ export async function createTestApp(
       concurrency: 2,
       pollMs: config.workerPollMs,
       leaseSeconds: config.batchLeaseSeconds,
-      retentionDays: config.batchRetentionDays,
       logger: { info() {}, warn() {}, error: (obj, msg) => console.error(msg, obj) },
+      metrics: deps.metrics,
+      onChunk: () => deps.storeCache.forget(),
     });
     deps.onWorkAccepted(() => worker!.wake());
     worker.start();
@@ -101,7 +120,13 @@ export async function createTestApp(
     dispatcher.start();
   }
 
+  const quiet = { info() {}, warn() {}, error: (obj: object, msg: string) => console.error(msg, obj) };
+  const messages = createMessageWorker(deps, quiet, { pollMs: 20, ...options.messages });
+  deps.onWorkAccepted(() => messages.wake());
+  messages.start();
+
   const request = (o: InjectOptions) => app.inject(o);
+  const send = injectSend(app);
   const admin = (method: InjectOptions['method'], url: string, payload?: unknown) =>
     app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
 
@@ -113,41 +138,46 @@ export async function createTestApp(
     images,
     dispatcher,
     notifier,
+    messages,
     request,
     admin,
     async supplier(code, scopes) {
-      const supplierCode = code ?? `SUP-${++supplierSeq}`;
-      const created = await admin('POST', '/admin/suppliers', { code: supplierCode, name: `Supplier ${supplierCode}` });
-      expect(created.statusCode, created.body).toBe(200);
-      const { id } = created.json();
-      const issued = await admin('POST', `/admin/suppliers/${id}/credentials`, scopes ? { scopes } : {});
-      expect(issued.statusCode, issued.body).toBe(200);
-      const { apiKey, clientId, clientSecret } = issued.json();
-      const login = await request({ method: 'POST', url: '/login', headers: { 'x-api-key': apiKey }, payload: { clientId, clientSecret } });
-      expect(login.statusCode, login.body).toBe(200);
-      const token = login.json().access_token;
-      return { id, code: supplierCode, apiKey, clientId, clientSecret, token, headers: { 'x-api-key': apiKey, authorization: `Bearer ${token}` } };
+      const { id, code: supplierCode, apiKey, clientId, clientSecret, token, headers } = await createSupplier(send, ADMIN_TOKEN, code ?? `SUP-${++supplierSeq}`, { scopes });
+      return { id, code: supplierCode, apiKey, clientId, clientSecret, token, headers };
     },
-    async waitForBatches(s, ids, timeoutMs = 120_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const statuses = await Promise.all(ids.map((id) => request({ method: 'GET', url: `/batch/${id}/status`, headers: s.headers })));
-        const bodies = statuses.map((r) => r.json());
-        if (bodies.every((b) => b.status !== 'processing')) return bodies;
-        if (Date.now() > deadline) throw new Error(`batches not finished: ${JSON.stringify(bodies)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    async credential(s, scopes) {
+      const { apiKey, clientId, clientSecret } = await issueCredentials(send, ADMIN_TOKEN, s.id, scopes);
+      const { token, scope, headers } = await logIn(send, { apiKey, clientId, clientSecret });
+      return { ...s, apiKey, clientId, clientSecret, token, scope, headers };
     },
+    submitBatch: (s, url, body) => submitBatch(send, s.headers, url, body),
+    waitForBatches: (s, ids, timeoutMs = 120_000) => waitForBatches(send, s.headers, ids, { timeoutMs, everyMs: 20 }),
+    runBatch: (s, url, body) => runBatch(send, s.headers, url, body, { timeoutMs: 120_000, everyMs: 20 }),
     async close() {
       await worker?.stop();
       await images?.close();
       await dispatcher?.stop();
+      await messages.stop();
       await app.close();
       await deps.close();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return t;
+}
+
+/** The support helpers' `Send` over Fastify's inject (no port, no network). */
+export function injectSend(app: FastifyInstance): Send {
+  return async (method, url, body, headers) => {
+    const res = await app.inject({ method: method as InjectOptions['method'], url, payload: body as never, headers });
+    let parsed: unknown;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      parsed = res.body; // not JSON (a page, a metrics text)
+    }
+    return { status: res.statusCode, body: parsed };
+  };
 }
 
 /** Sends a request as the supplier. */

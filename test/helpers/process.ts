@@ -3,9 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { waitForReady as readyz } from '../../support/net.ts';
 import { freshDatabase, onPostgres } from './database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -29,50 +29,14 @@ export function runCli(args: string[], env: Record<string, string>): Child {
   return { proc, output: () => out, exited };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+export { freePort } from '../../support/net.ts';
+export { waitFor } from '../../support/wait.ts';
+/** A small HTTP client for a running service: `(method, url, body?, headers?)` answers status, body and headers. */
+export { overHttp as http } from '../../support/net.ts';
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch {
-      // not there yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-export const waitForReady = (baseUrl: string, child?: Child) =>
-  waitFor(`${baseUrl}/readyz`, async () => {
-    if (child && child.proc.exitCode !== null) throw new Error(`exited: ${child.output()}`);
-    const res = await fetch(`${baseUrl}/readyz`);
-    return res.ok ? true : undefined;
-  });
-
-/** A small HTTP client for a running service. */
-export function http(baseUrl: string) {
-  return async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  };
-}
+/** Waits until the service answers GET /readyz; fails at once when `child` has exited. */
+export const waitForReady = (baseUrl: string, child?: Child, timeoutMs?: number, everyMs?: number) =>
+  readyz(baseUrl, { gone: () => (child && child.proc.exitCode !== null ? `exited: ${child.output()}` : undefined), timeoutMs, everyMs });
 
 /**
  * The processes and scratch state of one test file, all ended and removed after it:

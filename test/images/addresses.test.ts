@@ -30,12 +30,28 @@ describe('the address rules', () => {
     ['100.100.100.200', 'a cloud metadata address'],
     ['224.0.0.1', 'a reserved address'],
     ['255.255.255.255', 'a reserved address'],
-    ['::7f00:1', 'a reserved address'],
+    ['::7f00:1', 'an IPv4-compatible address embedding 127.0.0.1 (a loopback address)'],
+    ['::ffff:8.8.8.8', 'an IPv4-mapped address'],
+    ['::ffff:0:7f00:1', 'an IPv4-translated address embedding 127.0.0.1 (a loopback address)'],
+    ['64:ff9b::7f00:1', 'a NAT64 address embedding 127.0.0.1 (a loopback address)'],
+    ['64:ff9b::a9fe:a9fe', 'a NAT64 address embedding 169.254.169.254 (a cloud metadata address)'],
+    ['64:ff9b::808:808', 'a NAT64 address'],
+    ['64:ff9b:1::a00:1', 'a NAT64 address embedding 10.0.0.1 (a private address)'],
+    ['2002:7f00:1::1', 'a 6to4 address embedding 127.0.0.1 (a loopback address)'],
+    ['2002:c0a8:101::1', 'a 6to4 address embedding 192.168.1.1 (a private address)'],
+    ['2002:808:808::1', 'a 6to4 address'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'a Teredo address embedding 127.0.0.1 (a loopback address)'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'a Teredo address'],
+    ['fec0::1', 'a site-local address'],
+    ['2a00:1450::5efe:a00:1', 'an ISATAP address embedding 10.0.0.1 (a private address)'],
+    ['fe80::1%eth0', 'a link-local address'],
+    ['4000::1', 'a reserved address'],
+    ['168.63.129.16', 'a cloud metadata address'],
   ])('refuses %s as %s', (address, kind) => {
     expect(refusePrivateAddresses(address)).toBe(`${address} is ${kind}`);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (address) => {
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '2a00:1450::200:5efe:808:808'])('allows the public address %s', (address) => {
     expect(refusePrivateAddresses(address)).toBeUndefined();
   });
 
@@ -75,6 +91,15 @@ describe('downloads with ALLOW_PRIVATE_ADDRESSES=false', () => {
       expect(byName.imageError).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1) is a loopback address$/);
       const v6 = await settle(t, s, 'B-V6', `http://[::ffff:127.0.0.1]:${server.port}/ok.png`);
       expect(v6.imageError).toBe('refused: ::ffff:7f00:1 is a loopback address');
+      // IPv6 forms a translator or relay would carry to 127.0.0.1: NAT64, 6to4, Teredo.
+      const nat64 = await settle(t, s, 'B-NAT64', `http://[64:ff9b::7f00:1]:${server.port}/ok.png`);
+      expect(nat64.imageError).toBe('refused: 64:ff9b::7f00:1 is a NAT64 address embedding 127.0.0.1 (a loopback address)');
+      const sixToFour = await settle(t, s, 'B-6TO4', `http://[2002:7f00:1::1]:${server.port}/ok.png`);
+      expect(sixToFour.imageError).toBe('refused: 2002:7f00:1::1 is a 6to4 address embedding 127.0.0.1 (a loopback address)');
+      const teredo = await settle(t, s, 'B-TEREDO', `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${server.port}/ok.png`);
+      expect(teredo.imageError).toMatch(/^refused: 2001:0:4136:e378:8000:63bf:80ff:fffe is a Teredo address/);
+      const compatible = await settle(t, s, 'B-COMPAT', `http://[::127.0.0.1]:${server.port}/ok.png`);
+      expect(compatible.imageError).toMatch(/^refused: ::7f00:1 is /);
       expect(server.hits('/ok.png')).toBe(before);
     } finally {
       await t.close();

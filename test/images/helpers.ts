@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import { waitUntil } from '../../support/wait.ts';
 import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
@@ -76,14 +77,14 @@ export function makeImage(width: number, height: number, format: 'png' | 'jpeg')
 
 /** Polls `read` until `pick` of its answer is no longer pending; returns the answer. */
 export async function untilSettled<T>(read: () => Promise<T>, pick: (value: T) => string | null | (string | null)[], timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    const states = [pick(value)].flat();
-    if (!states.includes('pending')) return value;
-    if (Date.now() > deadline) throw new Error(`images still pending: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  let value!: T;
+  await waitUntil(
+    () => `images to settle, still pending: ${JSON.stringify(value)}`,
+    async () => ![pick((value = await read()))].flat().includes('pending'),
+    timeoutMs,
+    25,
+  );
+  return value;
 }
 
 /** GETs an entity as the supplier (200 expected). */
@@ -95,9 +96,7 @@ export async function getJson(t: TestApp, s: TestSupplier, url: string) {
 
 /** Submits a batch and waits for it; every item is expected to complete. */
 export async function batch(t: TestApp, s: TestSupplier, endpoint: string, upsert: unknown[]) {
-  const res = await as(t, s, 'POST', endpoint, { upsert });
-  expect(res.statusCode, res.body).toBe(202);
-  const [status] = await t.waitForBatches(s, res.json().batchId);
+  const { statuses: [status] } = await t.runBatch(s, endpoint, { upsert });
   expect(status).toMatchObject({ status: 'processed', failed: 0 });
   return status;
 }

@@ -15,9 +15,7 @@ let storeId: number;
 const cart = [{ productInternalCode: 'P1', units: 1, quantity: 2 }];
 
 async function batch(url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  for (const st of await t.waitForBatches(s, res.json().batchId)) expect(st.failed).toBe(0);
+  for (const st of (await t.runBatch(s, url, body)).statuses) expect(st.failed).toBe(0);
 }
 const app = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
   t.request({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}` } });

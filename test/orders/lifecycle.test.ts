@@ -8,10 +8,7 @@ let s: TestSupplier;
 let other: TestSupplier;
 
 async function submit(url: string, body: unknown, who = s) {
-  const res = await as(t, who, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
-  const statuses = await t.waitForBatches(who, ids);
+  const { ids, statuses } = await t.runBatch(who, url, body);
   const detail = (await as(t, who, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
   return { statuses, detail };
 }

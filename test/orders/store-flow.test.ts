@@ -11,9 +11,7 @@ let storeId: number;
 const ana = { phone: '+573001234567', name: 'Ana' };
 
 async function batch(url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const statuses = await t.waitForBatches(s, res.json().batchId);
+  const { statuses } = await t.runBatch(s, url, body);
   for (const st of statuses) expect(st.failed, JSON.stringify(st)).toBe(0);
 }
 
@@ -51,7 +49,7 @@ beforeAll(async () => {
   await as(t, s, 'POST', '/store/S1/add/user', { users: [ana] });
 
   await t.request({ method: 'POST', url: '/app/auth/code', payload: { phone: ana.phone } });
-  const exchanged = await t.request({ method: 'POST', url: '/app/auth/token', payload: { phone: ana.phone, code: t.notifier.lastCodeFor(ana.phone)! } });
+  const exchanged = await t.request({ method: 'POST', url: '/app/auth/token', payload: { phone: ana.phone, code: await t.notifier.waitForCode(ana.phone) } });
   token = exchanged.json().access_token;
   storeId = (await app('GET', '/app/me')).json().stores[0].id;
 });

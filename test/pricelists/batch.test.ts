@@ -8,9 +8,9 @@ beforeAll(async () => {
   t = await createTestApp();
   s = await t.supplier();
   expect((await as(t, s, 'PUT', '/category', { internalCode: 'C', name: 'All' })).statusCode).toBe(200);
-  await t.waitForBatches(s, (await as(t, s, 'POST', '/batch/brand', [{ internalCode: 'B', name: 'Brand' }])).json().batchId);
+  await t.runBatch(s, '/batch/brand', [{ internalCode: 'B', name: 'Brand' }]);
   const upsert = ['P-1', 'P-2', 'P-3'].map((code) => ({ internalCode: code, name: code, brandInternalCode: 'B', categoryInternalCode: 'C' }));
-  await t.waitForBatches(s, (await as(t, s, 'POST', '/batch/product', { upsert })).json().batchId);
+  await t.runBatch(s, '/batch/product', { upsert });
   // No store endpoint exists yet: one store row, written as POST /batch/store will write it.
   await t.deps.db.insertInto('stores').values({ supplier_id: s.id, internal_code: 'S-KNOWN', name: 'Known store' }).execute();
 });
@@ -27,11 +27,7 @@ async function newList() {
   expect((await as(t, s, 'POST', '/pricelist', { internalCode: code })).statusCode).toBe(200);
   return code;
 }
-async function submit(body: unknown) {
-  const res = await as(t, s, 'POST', '/batch/pricelist', body);
-  expect(res.statusCode, res.body).toBe(202);
-  return res.json().batchId as string[];
-}
+const submit = (body: unknown) => t.submitBatch(s, '/batch/pricelist', body);
 async function run(body: unknown) {
   const [id] = await submit(body);
   const [status] = await t.waitForBatches(s, [id!]);

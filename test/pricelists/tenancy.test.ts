@@ -9,10 +9,7 @@ let b: TestSupplier;
 let batchOfA: string;
 
 async function run(s: TestSupplier, url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
-  await t.waitForBatches(s, ids);
+  const { ids } = await t.runBatch(s, url, body);
   return ids[0]!;
 }
 const detail = async (s: TestSupplier, id: string) => (await as(t, s, 'GET', `/batch/${id}/detail`)).json().detail;

@@ -132,6 +132,33 @@ describe('tiers', () => {
     expect(priceCart(input).discounts.map((d) => d.appliedDiscountAmount)).toEqual([0.3]);
   });
 
+  it('runs a tier without max up to the next tier by min, excluded, wherever it is; the highest without max is open', () => {
+    // Written out of order, no max anywhere: 2.. up to 10, 10.. up to 20, 20.. unbounded.
+    const open = [
+      { min: 20, discountPercentage: 15 },
+      { min: 2, discountPercentage: 5 },
+      { min: 10, discountPercentage: 10 },
+    ];
+    const at = (quantity: number, list = open) =>
+      priceCart(context({ A: 100 }, { cart: [line('A', quantity)], promotions: [discount('D', 'A', list)] })).discounts[0]?.appliedDiscountPercentage ?? null;
+    expect([1, 2, 9, 10, 19, 20, 1_000_000].map((q) => at(q))).toEqual([null, 5, 5, 10, 10, 15, 15]);
+    // An open tier below a bounded one, then a gap above it: no discount in the gap.
+    const mixed = [{ min: 1, discountPercentage: 5 }, { min: 5, max: 8, discountPercentage: 10 }];
+    expect([1, 4, 5, 8, 9, 100].map((q) => at(q, mixed))).toEqual([5, 5, 10, 10, null, null]);
+  });
+
+  it('reaches an open tier\'s end exactly with fractional counts and amounts', () => {
+    // boxRatio 3: 2 packages count 2/3, below the next min of 1; 3 packages count exactly 1.
+    const q = (quantity: number) =>
+      priceCart(context({ A: 1 }, { cart: [line('A', quantity)], promotions: [discount('D', [{ internalCode: 'A', boxRatio: 3 }], [{ min: 0.5, discountPercentage: 5 }, { min: 1, discountPercentage: 10 }])] }))
+        .discounts[0]?.appliedDiscountPercentage ?? null;
+    expect([1, 2, 3].map(q)).toEqual([null, 5, 10]);
+    // Amount tiers: 499.99 is still the first tier, 500 the second.
+    const cash = (price: number) =>
+      priceCart(context({ A: price }, { cart: [line('A', 1)], promotions: [discount('C', 'A', [{ min: 100, discountAmount: 10 }, { min: 500, discountAmount: 60 }], { cash: true })] })).discountTotal;
+    expect([99.99, 100, 499.99, 500, 10_000].map(cash)).toEqual([0, 10, 10, 60, 60]);
+  });
+
   it('uses the amount for ...Cash tiers, max included', () => {
     const at = (price: number) =>
       priceCart(context({ A: price }, { cart: [line('A', 1)], promotions: [discount('C', 'A', [{ min: 100, max: 499.99, discountAmount: 10 }, { min: 500, discountAmount: 60 }], { cash: true })] })).discountTotal;

@@ -1,6 +1,6 @@
-// Every worked example of the contract (pricing-examples.json), read as it is and fed to
-// the engine; each expected field is compared exactly. The file is the contract's, so it
-// is read from the shared spec folder, never copied here.
+// Every worked example of the contract, kept as the project's own fixture
+// (test/fixtures/pricing-examples.json, a copy of the contract's examples file, unedited),
+// read as it is and fed to the engine; each expected field is compared exactly.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { priceCart } from '../../src/modules/pricing/pricing.engine.ts';
@@ -9,7 +9,7 @@ import type { PricingInput, PricingResult } from '../../src/modules/pricing/pric
 type Expected = Pick<PricingResult, 'lines' | 'discounts' | 'rewards' | 'subtotal' | 'discountTotal' | 'total' | 'minimumOrder'>;
 type Example = Omit<PricingInput, 'currencyDecimals'> & { name: string; expected: Expected };
 
-const file = JSON.parse(readFileSync(new URL('../../../shared/spec/pricing-examples.json', import.meta.url), 'utf8')) as {
+const file = JSON.parse(readFileSync(new URL('../fixtures/pricing-examples.json', import.meta.url), 'utf8')) as {
   currencyDecimals: number;
   examples: Example[];
 };

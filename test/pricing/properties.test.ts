@@ -21,29 +21,31 @@ const productEntries = fc
   .uniqueArray(fc.constantFrom(...CODES, 'X'), { minLength: 1, maxLength: 4 })
   .chain((codes) => fc.tuple(...codes.map((internalCode) => fc.record({ internalCode: fc.constant(internalCode), boxRatio: fc.constantFrom(1, 1, 1, 2.5, 3, 12) }))));
 
-/** 1 to 3 non-overlapping tiers (possibly with gaps); the highest may have no max. */
+/** 1 to 3 non-overlapping tiers (possibly with gaps); any may have no max (it then runs up to the next min). */
 const tiers = (cash: boolean): fc.Arbitrary<DiscountTier[]> =>
   fc
     .tuple(
       fc.uniqueArray(fc.integer({ min: 0, max: cash ? 3000 : 30 }), { minLength: 2, maxLength: 6 }),
-      fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
+      fc.array(fc.integer({ min: 0, max: 3 }).map((n) => n === 0), { minLength: 3, maxLength: 3 }),
       fc.array(fc.oneof(fc.integer({ min: 1, max: 10000 }).map((n) => ({ discountPercentage: n / 100 })), positiveMoney(300).map((a) => ({ discountAmount: a }))), {
         minLength: 3,
         maxLength: 3,
       }),
     )
-    .map(([bounds, open, benefits]) => {
+    .map(([bounds, openEnded, benefits]) => {
       const sorted = [...bounds].sort((a, b) => a - b);
       const out: DiscountTier[] = [];
       for (let i = 0; i + 1 < sorted.length && out.length < 3; i += 2) {
         out.push({ min: sorted[i]!, max: sorted[i + 1]!, ...benefits[out.length]! });
       }
-      if (open) delete out[out.length - 1]!.max;
+      out.forEach((tier, i) => {
+        if (openEnded[i]) delete tier.max;
+      });
       return out;
     });
 
 const window = fc.record({
-  // Mostly taking part, so that most runs exercise the rules after §2.
+  // Mostly taking part, so that most runs exercise the rules that follow the enabled check.
   enabled: fc.integer({ min: 0, max: 9 }).map((n) => n > 0),
   start: fc.constantFrom('2026-03-01', '2026-03-01', '2026-03-01', TODAY, '2026-03-11'),
   end: fc.constantFrom('2026-03-31', '2026-03-31', '2026-03-31', TODAY, '2026-03-09'),

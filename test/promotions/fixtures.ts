@@ -22,10 +22,7 @@ export const NODES: Record<Kind, { group: 'discount' | 'bonus'; key: Kind; actio
 };
 
 export async function runBatch(t: TestApp, s: TestSupplier, url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
-  const statuses = await t.waitForBatches(s, ids);
+  const { ids, statuses } = await t.runBatch(s, url, body);
   const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
   return { id: ids[0]!, status: statuses[0], detail };
 }

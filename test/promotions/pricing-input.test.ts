@@ -10,7 +10,7 @@ import { as, createTestApp, type TestApp } from '../helpers/app.ts';
 import { PATHS, runBatch, type Kind } from './fixtures.ts';
 
 type Example = Omit<PricingInput, 'currencyDecimals'> & { name: string; expected: any };
-const file = JSON.parse(readFileSync(new URL('../../../shared/spec/pricing-examples.json', import.meta.url), 'utf8')) as {
+const file = JSON.parse(readFileSync(new URL('../fixtures/pricing-examples.json', import.meta.url), 'utf8')) as {
   currencyDecimals: number;
   examples: Example[];
 };

@@ -1,4 +1,4 @@
-// Every validation rule of endpoints.md, on the PUT endpoints (400 with pointers) and in
+// Every validation rule of the promotions README, on the PUT endpoints (400 with pointers) and in
 // POST /batch/promotion. A problem the schema sees in one field (format, range, type) is
 // structure: in a batch it refuses the whole request (402) with the same code. A rule
 // between fields or a reference (tiers, dates, exclusive fields, unknown products and
@@ -70,11 +70,18 @@ const ruleCases: Case[] = [
     pointers: ['/discountTiersDataCash/1'],
   },
   {
-    name: 'a tier without max that is not the highest',
+    name: 'two tiers without max at the same min',
     kind: 'simple',
-    extra: tiers({ min: 1, discountPercentage: 5 }, { min: 10, max: 20, discountPercentage: 10 }),
-    code: 'REQUIRED',
-    pointers: ['/discountTiersData/0/max'],
+    extra: tiers({ min: 1, discountPercentage: 5 }, { min: 10, discountPercentage: 10 }, { min: 1, discountPercentage: 7 }),
+    code: 'OVERLAPPING_TIERS',
+    pointers: ['/discountTiersData/2'],
+  },
+  {
+    name: 'a tier without max starting inside a bounded one',
+    kind: 'multiple',
+    extra: { discountTiersDataCash: [{ min: 0, max: 100, discountAmount: 1 }, { min: 50, discountAmount: 2 }, { min: 200, discountAmount: 3 }] },
+    code: 'OVERLAPPING_TIERS',
+    pointers: ['/discountTiersDataCash/1'],
   },
   { name: 'unknown product (object)', kind: 'simple', extra: { products: { internalCode: 'P-NOPE' } }, code: 'UNKNOWN_PRODUCT', pointers: ['/products/internalCode'] },
   { name: 'unknown product (one-item array)', kind: 'individual', extra: { products: [{ internalCode: 'P-NOPE' }] }, code: 'UNKNOWN_PRODUCT', pointers: ['/products/0/internalCode'] },

@@ -9,17 +9,12 @@ let t: TestApp;
 let s: TestSupplier;
 
 async function run(body: unknown, supplier = s) {
-  const res = await as(t, supplier, 'POST', '/batch/stock/grouper', body);
-  expect(res.statusCode, res.body).toBe(202);
-  const ids: string[] = res.json().batchId;
-  const statuses = await t.waitForBatches(supplier, ids);
+  const { ids, statuses } = await t.runBatch(supplier, '/batch/stock/grouper', body);
   const detail = (await as(t, supplier, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
   return { status: statuses[0], statuses, detail };
 }
 async function batch(url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const statuses = await t.waitForBatches(s, res.json().batchId);
+  const { statuses } = await t.runBatch(s, url, body);
   expect(statuses.every((x) => x.failed === 0)).toBe(true);
 }
 

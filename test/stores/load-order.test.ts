@@ -1,4 +1,4 @@
-// The recommended load order of supplier-api.md, end to end, with a few hundred entities
+// The recommended load order (README, "For integrators"), end to end, with a few hundred entities
 // of each kind, including links that name stores before the stores exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
@@ -15,10 +15,8 @@ const N = 300;
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 async function batch(url: string, body: unknown) {
-  const res = await as(t, s, 'POST', url, body);
-  expect(res.statusCode, res.body).toBe(202);
-  const statuses = await t.waitForBatches(s, res.json().batchId);
-  return { statuses, ids: res.json().batchId as string[] };
+  const { ids, statuses } = await t.runBatch(s, url, body);
+  return { statuses, ids };
 }
 
 describe('the recommended load order', () => {

@@ -1,7 +1,7 @@
-// POST /store/{code}/add/user and /remove/user: a user is one person of the platform,
-// found by phone or email (emails without regard to case), who may belong to many
-// stores of one supplier or several. Each store shows its users as its supplier gave
-// them: nothing one supplier sent about a person reaches another supplier.
+// POST /store/{code}/add/user and /remove/user: a store membership names the phone and/or
+// email its supplier gave (emails without regard to case). Each store shows its users as
+// its supplier gave them, and signing in with one of those identifiers opens the
+// memberships naming it: nothing one supplier sent reaches another supplier's store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
@@ -10,9 +10,7 @@ let a: TestSupplier;
 let b: TestSupplier;
 
 async function createStores(s: TestSupplier, ...codes: string[]) {
-  const res = await as(t, s, 'POST', '/batch/store', { upsert: codes.map((code) => ({ internalCode: code, name: `Store ${code}` })) });
-  expect(res.statusCode, res.body).toBe(202);
-  const [status] = await t.waitForBatches(s, res.json().batchId);
+  const { statuses: [status] } = await t.runBatch(s, '/batch/store', { upsert: codes.map((code) => ({ internalCode: code, name: `Store ${code}` })) });
   expect(status).toMatchObject({ status: 'processed', failed: 0 });
 }
 
@@ -69,13 +67,17 @@ describe('POST /store/{code}/add/user', () => {
     // Supplier b learns nothing of what supplier a registered.
     expect(ok(await add(b, sb!, [{ email: e }]))).toEqual([{ phone: null, email: e, name: null }]);
     expect(await usersOf(a, s1!)).toEqual([{ phone: p, email: e, name: 'Ana' }]);
-    // Yet it is one person, who signs in once and finds the three stores.
-    for (const contact of [{ phone: p }, { email: e }]) {
+    // Each identifier opens the memberships naming it; the email alone is not the phone's.
+    const storesBy = async (contact: object) => {
       const token = (await t.admin('POST', '/admin/store-users/token', contact)).json().access_token;
-      const me = (await t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } })).json();
-      expect(me.user).toEqual({ phone: p, email: e, name: 'Ana' });
-      expect(me.stores.map((x: { internalCode: string }) => x.internalCode).sort()).toEqual([s1, s2, sb].sort());
-    }
+      return (await t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } })).json();
+    };
+    const byPhone = await storesBy({ phone: p });
+    expect(byPhone.user).toEqual({ phone: p, email: null, name: 'Ana', language: null });
+    expect(byPhone.stores.map((x: { internalCode: string }) => x.internalCode).sort()).toEqual([s1, s2].sort());
+    const byEmail = await storesBy({ email: e });
+    expect(byEmail.user).toEqual({ phone: null, email: e, name: 'Ana', language: null });
+    expect(byEmail.stores.map((x: { internalCode: string }) => x.internalCode).sort()).toEqual([s1, sb].sort());
   });
 
   it('matches emails without regard to case and stores them in lower case', async () => {
@@ -87,9 +89,10 @@ describe('POST /store/{code}/add/user', () => {
     // The phone given with the email in another case completes the same person.
     const p = phone();
     expect(ok(await add(a, s2!, [{ email: e.toLowerCase(), phone: p }]))).toEqual([{ phone: p, email: e.toLowerCase(), name: null }]);
-    const token = (await t.admin('POST', '/admin/store-users/token', { phone: p })).json().access_token;
+    const token = (await t.admin('POST', '/admin/store-users/token', { email: e.toUpperCase() })).json().access_token;
     const me = (await t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } })).json();
-    expect(me.user).toEqual({ phone: p, email: e.toLowerCase(), name: 'Mixed' });
+    expect(me.user).toEqual({ phone: null, email: e.toLowerCase(), name: 'Mixed', language: null });
+    expect(me.stores.map((x: { internalCode: string }) => x.internalCode).sort()).toEqual([s1, s2].sort());
   });
 
   it("completes or renames the supplier's own view of a store user", async () => {
@@ -101,7 +104,7 @@ describe('POST /store/{code}/add/user', () => {
     expect(ok(await add(a, store!, [{ email: e }]))).toEqual([{ phone: p, email: e, name: 'New' }]);
   });
 
-  it('a phone and an email of two different people name the phone\'s person, and disclose nothing', async () => {
+  it('a membership is opened by each identifier its supplier named, and by nothing else', async () => {
     const [s1, s2] = await newStores(a, 2);
     const [p1, e1, p2, e2] = [phone(), email(), phone(), email()];
     ok(await add(a, s1!, [{ phone: p1, email: e1 }, { phone: p2, email: e2 }]));
@@ -111,16 +114,20 @@ describe('POST /store/{code}/add/user', () => {
       return (await t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } })).json().stores.map((x: { internalCode: string }) => x.internalCode).sort();
     };
     expect(await storesOf({ phone: p1 })).toEqual([s1, s2].sort());
-    expect(await storesOf({ email: e2 })).toEqual([s1]);
+    // s2's supplier named e2 for its user: e2 opens s2 too (the supplier's own store).
+    expect(await storesOf({ email: e2 })).toEqual([s1, s2].sort());
+    expect(await storesOf({ email: e1 })).toEqual([s1]);
   });
 
-  it("a known phone with another email changes only the supplier's view, not the person", async () => {
+  it('a known phone with another email replaces the email: the old one no longer opens the store', async () => {
     const [store] = await newStores(a);
     const [p, e, other] = [phone(), email(), email()];
     ok(await add(a, store!, [{ phone: p, email: e }]));
+    const old = (await t.admin('POST', '/admin/store-users/token', { email: e })).json().access_token;
     expect(ok(await add(a, store!, [{ phone: p, email: other }]))).toEqual([{ phone: p, email: other, name: null }]);
-    const token = (await t.admin('POST', '/admin/store-users/token', { email: e })).json().access_token;
-    expect((await t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } })).json().user).toEqual({ phone: p, email: e, name: null });
+    const me = (await t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${old}` } })).json();
+    expect(me.user).toEqual({ phone: null, email: e, name: null, language: null });
+    expect(me.stores).toEqual([]);
   });
 
   it('a user with neither phone nor email: 400 with a pointer per user', async () => {

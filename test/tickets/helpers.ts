@@ -7,9 +7,7 @@ export interface Person {
 }
 
 export async function createStores(t: TestApp, s: TestSupplier, codes: string[]) {
-  const res = await as(t, s, 'POST', '/batch/store', { upsert: codes.map((internalCode) => ({ internalCode, name: `Tienda ${internalCode}` })) });
-  expect(res.statusCode, res.body).toBe(202);
-  await t.waitForBatches(s, res.json().batchId);
+  await t.runBatch(s, '/batch/store', { upsert: codes.map((internalCode) => ({ internalCode, name: `Tienda ${internalCode}` })) });
 }
 
 export async function addPerson(t: TestApp, s: TestSupplier, storeCode: string, email: string): Promise<Person> {

@@ -1,4 +1,4 @@
-// Support tickets through their whole lifecycle (endpoints.md): every transition, allowed
+// Support tickets through their whole lifecycle (openapi.json): every transition, allowed
 // and refused, from both sides, with the webhook events and the store notifications they
 // cause; and who may reach which ticket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

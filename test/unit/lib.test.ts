@@ -25,7 +25,7 @@ describe('decimalPlaces', () => {
 describe('RateLimiter', () => {
   it('allows the burst, then one request per 1/rate seconds, per key', () => {
     let now = 0;
-    const limiter = new RateLimiter(2, 3, () => now);
+    const limiter = new RateLimiter(2, 3, { now: () => now });
     expect([1, 2, 3, 4].map(() => limiter.take('a').allowed)).toEqual([true, true, true, false]);
     expect(limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
     expect(limiter.take('b').allowed).toBe(true);
@@ -34,6 +34,28 @@ describe('RateLimiter', () => {
     expect(limiter.take('a').allowed).toBe(false);
     now += 10_000; // refills up to the burst, not beyond
     expect([1, 2, 3, 4].map(() => limiter.take('a').allowed)).toEqual([true, true, true, false]);
+  });
+
+  it('at its cap drops resting buckets first, never an active one, and lets a new key through without state', () => {
+    let now = 0;
+    const limiter = new RateLimiter(1, 2, { maxKeys: 3, now: () => now });
+    // The real client uses up its burst.
+    expect([1, 2, 3].map(() => limiter.take('real').allowed)).toEqual([true, true, false]);
+    for (let i = 0; i < 1000; i++) expect(limiter.take(`junk-${i}`).allowed).toBe(true);
+    expect(limiter.size).toBe(3);
+    expect(limiter.overflowed).toBeGreaterThan(0);
+    // Not reset: still limited.
+    expect(limiter.take('real').allowed).toBe(false);
+    // A new real client at the cap is not locked out.
+    expect(limiter.take('new').allowed).toBe(true);
+    now += 5_000; // every bucket at rest: the junk is dropped to make room, and the new key gets state
+    expect(limiter.take('new').allowed).toBe(true);
+    expect(limiter.take('new').allowed).toBe(true);
+    expect(limiter.take('new').allowed).toBe(false);
+    expect(limiter.size).toBeLessThanOrEqual(3);
+    expect(limiter.check('new').allowed).toBe(false);
+    expect(limiter.check('absent').allowed).toBe(true);
+    expect(limiter.size).toBeLessThanOrEqual(3);
   });
 });
 

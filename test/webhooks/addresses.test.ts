@@ -29,6 +29,21 @@ describe('private addresses refused', () => {
     expect(receiver.calls).toEqual([]);
   });
 
+  it('refuses NAT64, 6to4 and IPv4-mapped forms of a loopback address, before connecting', async () => {
+    const s = await t.supplier();
+    for (const [host, reason] of [
+      ['[64:ff9b::7f00:1]', '64:ff9b::7f00:1 is a NAT64 address embedding 127.0.0.1 (a loopback address)'],
+      ['[2002:7f00:1::1]', '2002:7f00:1::1 is a 6to4 address embedding 127.0.0.1 (a loopback address)'],
+      ['[::ffff:127.0.0.1]', '::ffff:7f00:1 is a loopback address'],
+      ['[fec0::1]', 'fec0::1 is a site-local address'],
+    ]) {
+      await t.admin('PUT', `/admin/suppliers/${s.id}/webhook`, { baseUrl: `http://${host}:${receiver.port}/s/${s.code}`, enabled: true });
+      const res = await as(t, s, 'POST', '/webhook/test');
+      expect(res.json().attempts[0].error, host).toBe(`refused: ${reason} (ALLOW_PRIVATE_ADDRESSES is off)`);
+    }
+    expect(receiver.calls).toEqual([]);
+  });
+
   it('refuses a name that resolves to a loopback address, checked on the resolved address', async () => {
     const s = await t.supplier();
     await t.admin('PUT', `/admin/suppliers/${s.id}/webhook`, { baseUrl: `http://localhost:${receiver.port}/s/${s.code}`, enabled: true });

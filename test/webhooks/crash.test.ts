@@ -2,6 +2,7 @@
 // in the middle of a few hundred deliveries; after a restart every event reaches the
 // receiver (duplicates allowed, each with the same webhook-id and body), none is lost.
 import { describe, expect, it } from 'vitest';
+import { createSupplier, runBatch } from '../../support/service.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 import { Receiver } from './helpers.ts';
@@ -36,12 +37,10 @@ describe('webhook delivery through a crash', () => {
     const admin = { authorization: `Bearer ${ADMIN}` };
 
     // A supplier with a store and a person; the webhook points at the receiver, disabled for now.
-    const { body: supplier } = await api('POST', '/admin/suppliers', { code: 'CRASH', name: 'Crash' }, admin);
-    const { body: creds } = await api('POST', `/admin/suppliers/${supplier.id}/credentials`, {}, admin);
-    const { body: login } = await api('POST', '/login', { clientId: creds.clientId, clientSecret: creds.clientSecret }, { 'x-api-key': creds.apiKey });
-    const sup = { 'x-api-key': creds.apiKey, authorization: `Bearer ${login.access_token}` };
-    const batch = await api('POST', '/batch/store', { upsert: [{ internalCode: 'S-1', name: 'Tienda' }] }, sup);
-    await waitFor('the store', async () => ((await api('GET', `/batch/${batch.body.batchId[0]}/status`, undefined, sup)).body.status === 'processed' ? true : undefined), 60_000);
+    const supplier = await createSupplier(api, ADMIN, 'CRASH', { name: 'Crash' });
+    const sup = supplier.headers;
+    const { statuses } = await runBatch(api, sup, '/batch/store', { upsert: [{ internalCode: 'S-1', name: 'Tienda' }] }, { timeoutMs: 60_000, everyMs: 50 });
+    expect(statuses.map((s) => s.status)).toEqual(['processed']);
     await api('POST', '/store/S-1/add/user', { users: [{ email: 'ana@example.com' }] }, sup);
     const { body: token } = await api('POST', '/admin/store-users/token', { email: 'ana@example.com' }, admin);
     const person = { authorization: `Bearer ${token.access_token}` };

@@ -5,16 +5,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
+import { sleep, waitUntil } from '../../support/wait.ts';
 import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { OffsetClock } from '../helpers/clock.ts';
 
-/** Real time plus an offset the test moves forward: never behind the database's clock. */
-export class OffsetClock {
-  private offsetMs = 0;
-  now = () => new Date(Date.now() + this.offsetMs);
-  advance(ms: number) {
-    this.offsetMs += ms;
-  }
-}
+export { OffsetClock, waitUntil };
+
 
 export interface Received {
   method: string;
@@ -123,25 +119,17 @@ export function verify(call: Received, secret: string, clock: OffsetClock) {
   }
 }
 
-export async function waitUntil(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 /** Lets the dispatcher poll a few times: for asserting that nothing is sent. */
-export const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
+export const settle = (ms = 150) => sleep(ms);
 
 /** A PENDING order of the store (through the history import), for tickets that name one; answers its id. */
 export async function orderOf(t: TestApp, s: TestSupplier, storeCode: string): Promise<number> {
   const externalId = `T-${++orderSeq}`;
-  const res = await as(t, s, 'POST', '/order/bulk-import', {
+  const {
+    statuses: [status],
+  } = await t.runBatch(s, '/order/bulk-import', {
     orders: [{ externalId, storeInternalCode: storeCode, createdAt: '2026-11-20', status: 'PENDING', products: [{ internalCode: 'P-1', units: 1, quantity: 1, unitPrice: 100 }] }],
   });
-  expect(res.statusCode, res.body).toBe(202);
-  const [status] = await t.waitForBatches(s, res.json().batchId);
   expect(status).toMatchObject({ completed: 1 });
   const orders = (await as(t, s, 'GET', `/order?storeInternalCode=${storeCode}`)).json().data as { id: number; externalId: string }[];
   return orders.find((o) => o.externalId === externalId)!.id;
@@ -166,9 +154,7 @@ export interface TestStore {
 
 /** A store of the supplier with one person signed in to it. */
 export async function storeWithPerson(t: TestApp, s: TestSupplier, code = 'S-1', email = `person${++personSeq}-${s.code}@example.com`): Promise<TestStore> {
-  const batch = await as(t, s, 'POST', '/batch/store', { upsert: [{ internalCode: code, name: `Tienda ${code}` }] });
-  expect(batch.statusCode, batch.body).toBe(202);
-  await t.waitForBatches(s, batch.json().batchId);
+  await t.runBatch(s, '/batch/store', { upsert: [{ internalCode: code, name: `Tienda ${code}` }] });
   const added = await as(t, s, 'POST', `/store/${code}/add/user`, { users: [{ email, name: 'Ana' }] });
   expect(added.statusCode, added.body).toBe(200);
   const token = await t.admin('POST', '/admin/store-users/token', { email });

@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
+import { supplierOfClient } from '../auth/credentials.repository.ts';
 import * as suppliers from '../suppliers/suppliers.service.ts';
+import { audited } from '../../http/audit.ts';
 import {
   ClientIdParams,
   CreateSupplierBody,
@@ -20,6 +22,9 @@ import {
 } from './admin.schemas.ts';
 
 const config = { auth: 'admin' } as const;
+const writes = (audit: string) => ({ ...config, audit });
+// Answers that issue a secret: an Idempotency-Key replay leaves these fields out (src/http/idempotency.ts).
+const secret = (...secretFields: string[]) => ({ secretFields });
 const tags = ['admin'];
 
 export const adminRoutes =
@@ -28,9 +33,9 @@ export const adminRoutes =
     const { db } = deps;
 
     app.post('/admin/suppliers', {
-      config,
+      config: writes('supplier'),
       schema: { tags, summary: 'Create a supplier', body: CreateSupplierBody, response: { 200: Supplier, ...problems(400, 401, 409) } },
-      handler: (request) => suppliers.createSupplier(db, request.body),
+      handler: (request) => audited(deps, request, (db) => suppliers.createSupplier(db, request.body), { supplierId: (created) => created.id }),
     });
 
     app.get('/admin/suppliers', {
@@ -40,7 +45,7 @@ export const adminRoutes =
     });
 
     app.post('/admin/suppliers/:supplierId/credentials', {
-      config,
+      config: { ...writes('credential'), ...secret('apiKey', 'clientSecret') },
       schema: {
         tags,
         summary: 'Issue an API key and client credentials (every scope when none are named)',
@@ -48,30 +53,32 @@ export const adminRoutes =
         body: Type.Optional(IssueCredentialsBody),
         response: { 200: Credentials, ...problems(400, 401, 404) },
       },
-      handler: (request) => suppliers.issueCredentials(db, request.params.supplierId, request.body?.scopes),
+      handler: (request) => audited(deps, request, (db) => suppliers.issueCredentials(db, request.params.supplierId, request.body?.scopes)),
     });
 
     app.delete('/admin/credentials/:clientId', {
-      config,
+      config: writes('credential'),
       schema: { tags, summary: 'Revoke a client: its tokens stop working at once', params: ClientIdParams, response: { 200: Revoked, ...problems(401, 404) } },
-      handler: (request) => suppliers.revokeCredentials(db, request.params.clientId, deps.liveCredentials),
+      handler: (request) => audited(deps, request, (db) => suppliers.revokeCredentials(db, request.params.clientId, deps.liveCredentials), {
+          supplierId: (_revoked, trx) => supplierOfClient(trx, request.params.clientId),
+        }),
     });
 
     app.put('/admin/suppliers/:supplierId/webhook', {
-      config,
+      config: { ...writes('webhook'), ...secret('secret') },
       schema: { tags, summary: "Set the supplier's webhook base URL", params: SupplierIdParams, body: WebhookBody, response: { 200: Webhook, ...problems(400, 401, 404) } },
-      handler: (request) => suppliers.configureWebhook(db, request.params.supplierId, request.body),
+      handler: (request) => audited(deps, request, (db) => suppliers.configureWebhook(db, request.params.supplierId, request.body)),
     });
 
     app.post('/admin/suppliers/:supplierId/webhook/rotate-secret', {
-      config,
+      config: { ...writes('webhook'), ...secret('secret') },
       schema: { tags, summary: 'Rotate the webhook secret (the old one signs alongside for 24 h)', params: SupplierIdParams, response: { 200: Secret, ...problems(401, 404) } },
-      handler: (request) => suppliers.rotateWebhookSecret(db, request.params.supplierId),
+      handler: (request) => audited(deps, request, (db) => suppliers.rotateWebhookSecret(db, request.params.supplierId)),
     });
 
     app.put('/admin/suppliers/:supplierId/settings', {
-      config,
+      config: writes('supplier-settings'),
       schema: { tags, summary: "The supplier's settings (global minimum order)", params: SupplierIdParams, body: SettingsBody, response: { 200: Settings, ...problems(400, 401, 404) } },
-      handler: (request) => suppliers.updateSettings(db, request.params.supplierId, request.body),
+      handler: (request) => audited(deps, request, (db) => suppliers.updateSettings(db, request.params.supplierId, request.body)),
     });
   };

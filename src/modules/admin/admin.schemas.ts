@@ -10,17 +10,26 @@ export const Supplier = Type.Object({ id: Type.Integer(), code: Type.String(), n
 
 const Scope = Type.Union(SUPPLIER_SCOPES.map((s) => Type.Literal(s)));
 export const IssueCredentialsBody = Type.Object({ scopes: Type.Optional(Type.Array(Scope, { maxItems: SUPPLIER_SCOPES.length * 2 })) });
+const withheld = 'absent from an Idempotency-Key replay, which carries `note` instead';
+/** Set only on an Idempotency-Key replay of an answer that issued a secret (src/http/idempotency.ts). */
+export const ReplayNote = Type.Optional(Type.String({ description: 'on an Idempotency-Key replay only: the secret was shown once and is not repeated' }));
 export const Credentials = Type.Object({
-  apiKey: Type.String(),
+  apiKey: Type.Optional(Type.String({ description: `shown only in the first answer; ${withheld}` })),
   clientId: Type.String(),
-  clientSecret: Type.String({ description: 'shown only here' }),
+  clientSecret: Type.Optional(Type.String({ description: `shown only in the first answer; ${withheld}` })),
   scopes: Type.Array(Type.String()),
+  note: ReplayNote,
 });
 export const Revoked = Type.Object({ clientId: Type.String(), revoked: Type.Boolean() });
 
 export const WebhookBody = Type.Object({ baseUrl: Nullable(Url()), enabled: Type.Boolean() });
-export const Webhook = Type.Object({ baseUrl: Nullable(Type.String()), enabled: Type.Boolean(), secret: Type.String() });
-export const Secret = Type.Object({ secret: Type.String() });
+export const Webhook = Type.Object({
+  baseUrl: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  secret: Type.Optional(Type.String({ description: `the signing secret; ${withheld}` })),
+  note: ReplayNote,
+});
+export const Secret = Type.Object({ secret: Type.Optional(Type.String({ description: `the new signing secret; ${withheld}` })), note: ReplayNote });
 
 export const SettingsBody = Type.Object({ minimumOrder: Nullable(Money()) });
 export const Settings = Type.Object({ minimumOrder: Nullable(Type.Number()) });

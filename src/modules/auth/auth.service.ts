@@ -1,21 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { AppError } from '../../lib/errors.ts';
+import type { SupplierAuthenticator, SupplierPrincipal } from '../../http/auth.ts';
+import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { safeEqual, sha256 } from '../../lib/secrets.ts';
 import { findLoginPair, isLiveCredentialPair } from './credentials.repository.ts';
 import type { LiveCredentials } from './live-credentials.ts';
+import { isSupplierScope } from './scopes.ts';
 import type { TokenIssuer } from './tokens.ts';
-
-export interface SupplierPrincipal {
-  supplierId: number;
-  clientId: string;
-  scopes: string[];
-}
 
 // One answer whatever was wrong, so a caller learns nothing about which part failed.
 const loginFailed = () => new AppError('UNAUTHENTICATED', 'invalid API key or client credentials');
-export const unauthenticated = (detail = 'missing, invalid or expired credentials') =>
-  new AppError('UNAUTHENTICATED', detail, { headers: { 'www-authenticate': 'Bearer' } });
 
 export async function login(
   db: Kysely<DB>,
@@ -42,11 +36,14 @@ export async function authenticateSupplier(
   live: LiveCredentials,
   apiKey: string | undefined,
   authorization: string | undefined,
+  /** Called with the token's client once the token is verified, before the database is asked (the rate limit). */
+  beforeLookup: (clientId: string) => void = () => {},
 ): Promise<SupplierPrincipal> {
   const token = tokenFromHeader(authorization);
   if (!apiKey || !token) throw unauthenticated('both x-api-key and Authorization are required');
   const claims = await tokens.verify(token);
   if (!claims) throw unauthenticated('the access token is invalid or expired');
+  beforeLookup(claims.clientId);
   const keyHash = sha256(apiKey);
   const pair = `${keyHash} ${claims.clientId} ${claims.supplierId}`;
   if (live.knows(pair)) return claims;
@@ -64,4 +61,13 @@ export function requireScope(principal: SupplierPrincipal, scope: string): void 
       errors: [{ pointer: '/headers/authorization', code: 'INSUFFICIENT_SCOPE', message: `missing scope ${scope}` }],
     });
   }
+}
+
+/** What the supplier guard (src/http/auth.ts) is given: this module's checks over one database (src/deps.ts wires it). */
+export function createSupplierAuthenticator(db: Kysely<DB>, tokens: TokenIssuer, live: LiveCredentials): SupplierAuthenticator {
+  return {
+    authenticate: (apiKey, authorization, beforeLookup) => authenticateSupplier(db, tokens, live, apiKey, authorization, beforeLookup),
+    requireScope,
+    isScope: isSupplierScope,
+  };
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { CREDENTIALS_REVOKED } from './live-credentials.ts';
 import type { DB } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 
 export interface ClientRow {
   client_id: string;
@@ -14,6 +15,12 @@ export async function insertClient(
   row: { client_id: string; supplier_id: number; api_key_hash: string; secret_hash: string; scopes: string[] },
 ): Promise<void> {
   await db.insertInto('api_clients').values(row).execute();
+}
+
+/** Whether keyHash is the hash of a live API key. */
+export async function isLiveApiKey(db: Kysely<DB>, keyHash: string): Promise<boolean> {
+  const row = await db.selectFrom('api_clients').select('client_id').where('api_key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The live client whose API key hashes to keyHash, with the client named by clientId, if both exist. */
@@ -53,7 +60,7 @@ export async function isLiveCredentialPair(db: Kysely<DB>, keyHash: string, clie
  * revocation commits, never before and never without it.
  */
 export async function revokeClient(db: Kysely<DB>, clientId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const result = await trx
       .updateTable('api_clients')
       .set({ revoked_at: sql`now()` })
@@ -66,6 +73,23 @@ export async function revokeClient(db: Kysely<DB>, clientId: string): Promise<bo
   });
 }
 
+/** A page of a supplier's clients, newest first, live and revoked; never a hash. */
+export async function listClients(db: Kysely<DB>, supplierId: number, f: { revoked?: boolean; take: number; page: number }) {
+  let base = db.selectFrom('api_clients').where('supplier_id', '=', supplierId);
+  if (f.revoked !== undefined) base = base.where('revoked_at', f.revoked ? 'is not' : 'is', null);
+  const [rows, count] = await Promise.all([
+    base
+      .select(['client_id', 'scopes', 'created_at', 'revoked_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('client_id')
+      .limit(f.take)
+      .offset((f.page - 1) * f.take)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
 export async function clientExists(db: Kysely<DB>, clientId: string): Promise<boolean> {
   return (await db.selectFrom('api_clients').select('client_id').where('client_id', '=', clientId).executeTakeFirst()) !== undefined;
 }
@@ -74,4 +98,10 @@ export async function getOrCreateSecret(db: Kysely<DB>, name: string, generate: 
   await db.insertInto('platform_secrets').values({ name, value: generate() }).onConflict((oc) => oc.column('name').doNothing()).execute();
   const row = await db.selectFrom('platform_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
+}
+
+/** The supplier a client belongs to (revoked or not). */
+export async function supplierOfClient(db: Kysely<DB>, clientId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('api_clients').select('supplier_id').where('client_id', '=', clientId).executeTakeFirst();
+  return row?.supplier_id;
 }

@@ -1,7 +1,7 @@
 // Which credential pairs (API key, client) were found live a moment ago, so that most
 // supplier requests prove their credentials without a query.
 //
-// conventions.md: "Revoking a client makes its tokens fail at once". That holds because
+// docs/conventions.md: "Revoking a client makes its tokens fail at once". That holds because
 // every revocation announces itself: the revoking transaction sends NOTIFY on
 // `credentials_revoked`, delivered to every process of the deployment when it commits,
 // and each process forgets every pair it knew when it hears one. A process that cannot

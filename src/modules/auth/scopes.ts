@@ -1,5 +1,6 @@
-// Every scope a supplier credential can hold (conventions.md). A credential issued
-// without a list gets all of them.
+// Every scope a supplier credential can hold (docs/conventions.md). A credential issued
+// without a list gets all of them; a scope added later reaches only credentials issued
+// after it (the list is stored with each credential: supplier/audit.read came this way).
 export const SUPPLIER_SCOPES = [
   'supplier/pricelist.read',
   'supplier/pricelist.write',
@@ -25,6 +26,10 @@ export const SUPPLIER_SCOPES = [
   'supplier/batch.read',
   'supplier/webhook.read',
   'supplier/webhook.write',
+  'supplier/audit.read',
+  // The supplier's own API credentials (ids, scopes, dates; never a secret): an owner's
+  // read in the console, kept apart from the other reads so a role can go without it.
+  'supplier/credential.read',
 ] as const;
 
 export type SupplierScope = (typeof SUPPLIER_SCOPES)[number];

@@ -1,8 +1,11 @@
-// What a batch endpoint plugs into the engine. A kind names its endpoint, how a request
-// body becomes an ordered list of items, and, per action, how a run of items is
+// What a batch endpoint plugs into the engine. A kind is declared once (defineBatchKind):
+// its endpoint, its body schema, its route's summary and scope, its side effects, how a
+// request body becomes an ordered list of items, and, per action, how a run of items is
 // applied: set-based, one statement per chunk and kind of change, returning one outcome
 // per item in the same order.
 import type { Transaction } from 'kysely';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
 import type { DB } from '../../db/types.ts';
 
 export interface ItemOutcome {
@@ -11,13 +14,14 @@ export interface ItemOutcome {
   message?: string;
 }
 
-export interface BatchAction<T = any> {
+/** One action of a kind as its declaration writes it: typed by the kind's body and the action's items. */
+export interface ActionSpec<Body, Item> {
   /** As the detail shows it, e.g. "upsert.products". */
   name: string;
   /** The items of this action in a request body (missing node: none). */
-  select(body: any): T[] | undefined;
+  select(body: Body): Item[] | undefined;
   /** The item in the supplier's terms: its internalCode, or the codes keying it joined by "/". */
-  code(item: T): string;
+  code(item: Item): string;
   /**
    * Optional: the key of what the item writes, such that two items of this kind that can
    * change each other's effect or outcome always have the same key. When every action of
@@ -26,15 +30,81 @@ export interface BatchAction<T = any> {
    * "Ordering"). Leave it out when items of one kind depend on each other (a category
    * and its parent): such batches then wait for every earlier batch of their supplier.
    */
-  key?(item: T): string;
+  key?(item: Item): string;
   /** Applies items in order; a later item wins over an earlier one with the same key. */
-  apply(trx: Transaction<DB>, supplierId: number, items: T[]): Promise<ItemOutcome[]>;
+  apply(trx: Transaction<DB>, supplierId: number, items: Item[]): Promise<ItemOutcome[]>;
 }
 
-export interface BatchKind {
-  endpoint: string;
-  /** In application order: every remove before every upsert/add (endpoints.md). */
-  actions: BatchAction[];
+/**
+ * An action as the engine sees it. Its items are stored and read back as JSON, so the
+ * engine holds them as `unknown`; every item it hands back to an action is one that action
+ * selected from a body its kind's schema accepted (`actionFor`).
+ */
+export interface BatchAction {
+  readonly name: string;
+  select(body: unknown): unknown[] | undefined;
+  code(item: unknown): string;
+  readonly key?: (item: unknown) => string;
+  apply(trx: Transaction<DB>, supplierId: number, items: unknown[]): Promise<ItemOutcome[]>;
+}
+
+/** How a kind's POST route reads in openapi.json, and what it needs beyond the shared registration. */
+export interface BatchRoute {
+  /** The scope the credential must hold, e.g. "supplier/pricelist.bulkwrite". */
+  scope: string;
+  tags: string[];
+  summary: string;
+  /** Runs before the schema check (e.g. wrapping a bare array). */
+  preValidation?: (request: FastifyRequest) => Promise<void>;
+  /** Adjusts a refusal before the app's one error handler (rethrows). */
+  errorHandler?: (error: FastifyError, request: FastifyRequest) => never;
+}
+
+/**
+ * A batch kind: the one declaration of a `POST /batch/...` endpoint. The route (batch.routes.ts),
+ * the worker's registry (deps.ts), the image wake (main/worker.ts), the integrator CLI's kinds
+ * and the OpenAPI entry all derive from it.
+ */
+export interface BatchKind<Endpoint extends string = string, Body extends TSchema = TSchema> {
+  readonly endpoint: Endpoint;
+  /** The request body's TypeBox schema; every action's items are typed by its `Static<>`. */
+  readonly body: Body;
+  readonly route: BatchRoute;
+  /** In application order: every remove before every upsert/add (docs/conventions.md). */
+  readonly actions: readonly BatchAction[];
+  /** Its items may register image URLs: the image loop is woken after each chunk. */
+  readonly wakesImages: boolean;
+}
+
+/** The action builder of a body schema: item types come from the schema, nothing is retyped. */
+export type ActionBuilder<Body> = <Item>(spec: ActionSpec<Body, Item>) => BatchAction;
+
+/** Erases an action's types for the engine (see BatchAction). */
+export const actionFor =
+  <S extends TSchema>(_body: S): ActionBuilder<Static<S>> =>
+  (spec) => ({
+    name: spec.name,
+    select: (body) => spec.select(body as Static<S>),
+    code: (item) => spec.code(item as Parameters<typeof spec.code>[0]),
+    ...(spec.key ? { key: (item: unknown) => spec.key!(item as Parameters<typeof spec.code>[0]) } : {}),
+    apply: (trx, supplierId, items) => spec.apply(trx, supplierId, items as Parameters<typeof spec.code>[0][]),
+  });
+
+/** Declares a batch kind; `actions` receives the builder typed by `body`. */
+export function defineBatchKind<const Endpoint extends string, Body extends TSchema>(declaration: {
+  endpoint: Endpoint;
+  body: Body;
+  route: BatchRoute;
+  actions: (action: ActionBuilder<Static<Body>>) => BatchAction[];
+  wakesImages?: boolean;
+}): BatchKind<Endpoint, Body> {
+  return {
+    endpoint: declaration.endpoint,
+    body: declaration.body,
+    route: declaration.route,
+    actions: declaration.actions(actionFor(declaration.body)),
+    wakesImages: declaration.wakesImages ?? false,
+  };
 }
 
 export const completed: ItemOutcome = { status: 'completed' };
@@ -47,8 +117,15 @@ export const storeNotKnownYet = (store: string): ItemOutcome => ({
 
 export class BatchRegistry {
   private readonly kinds = new Map<string, BatchKind>();
-  constructor(kinds: BatchKind[]) {
-    for (const kind of kinds) this.kinds.set(kind.endpoint, kind);
+  constructor(kinds: readonly BatchKind[]) {
+    for (const kind of kinds) {
+      if (this.kinds.has(kind.endpoint)) throw new Error(`batch kind ${kind.endpoint} declared twice`);
+      this.kinds.set(kind.endpoint, kind);
+    }
+  }
+  /** Every kind, in declaration order (the POST routes are registered from these). */
+  all(): BatchKind[] {
+    return [...this.kinds.values()];
   }
   get(endpoint: string): BatchKind {
     const kind = this.kinds.get(endpoint);

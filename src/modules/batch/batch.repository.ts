@@ -9,6 +9,8 @@ export interface NewBatch {
   chunk_size: number;
   /** The range of the keys the items write; null when unknown. */
   keys: { min: string; max: string } | null;
+  /** The W3C traceparent of the request (null with tracing off). */
+  traceparent: string | null;
 }
 
 // Storage: a batch keeps its items alone, in order, and the action of each once per run
@@ -49,6 +51,7 @@ export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
         chunk_size: b.chunk_size,
         key_min: b.keys?.min ?? null,
         key_max: b.keys?.max ?? null,
+        traceparent: b.traceparent,
       })),
     )
     .execute();
@@ -68,6 +71,28 @@ const summaryColumns = [
 
 export async function findBatchSummary(db: Kysely<DB>, supplierId: number, id: string) {
   return db.selectFrom('batches').select(summaryColumns).where('id', '=', id).where('supplier_id', '=', supplierId).executeTakeFirst();
+}
+
+export type BatchState = 'processing' | 'processed' | 'failed';
+
+/**
+ * A page of the supplier's batches, newest first (on batches_supplier_seq, migration
+ * 0020), and how many of them are in each state under the same endpoint filter.
+ */
+export async function listBatches(db: Kysely<DB>, supplierId: number, f: { status?: BatchState; endpoint?: string; take: number; page: number }) {
+  let base = db.selectFrom('batches').where('supplier_id', '=', supplierId);
+  if (f.endpoint) base = base.where('endpoint', '=', f.endpoint);
+  const shown = f.status ? base.where('status', '=', f.status) : base;
+  const [rows, counts] = await Promise.all([
+    shown
+      .select(summaryColumns)
+      .orderBy('seq', 'desc')
+      .limit(f.take)
+      .offset((f.page - 1) * f.take)
+      .execute(),
+    base.select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute(),
+  ]);
+  return { rows, counts };
 }
 
 export async function findBatchForDetail(db: Kysely<DB>, supplierId: number, id: string) {
@@ -99,6 +124,7 @@ export interface ClaimedBatch {
   cursor: number;
   chunk_size: number;
   attempts: number;
+  traceparent: string | null;
 }
 
 /**
@@ -129,7 +155,7 @@ export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds
       order by b.seq
       limit 1
       for update skip locked)
-    returning id, supplier_id, endpoint, total, cursor, chunk_size, attempts`.execute(db);
+    returning id, supplier_id, endpoint, total, cursor, chunk_size, attempts, traceparent`.execute(db);
   return result.rows[0];
 }
 
@@ -217,6 +243,13 @@ export async function releaseLease(db: Kysely<DB>, id: string, owner: string, re
     .execute();
 }
 
-export async function deleteFinishedBefore(db: Kysely<DB>, days: number) {
-  await db.deleteFrom('batches').where(sql<boolean>`finished_at < now() - make_interval(days => ${days})`).execute();
+/**
+ * For the metrics scrape: unfinished batches, and how long the oldest has waited since it
+ * was accepted (0 when none). Reads the partial index of unfinished batches only.
+ */
+export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
+    select count(*)::int as "depth", coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as "oldestAgeSeconds"
+    from batches where finished_at is null`.execute(db);
+  return result.rows[0]!;
 }

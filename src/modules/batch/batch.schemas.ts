@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, Timestamp } from '../../http/common.schemas.ts';
+import { Nullable, PageQuery, Timestamp } from '../../http/common.schemas.ts';
 
 export const BatchParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) });
 
@@ -43,4 +43,22 @@ export const BatchDetail = Type.Object({
   take: Type.Integer(),
   total: Type.Integer(),
   totalPages: Type.Integer(),
+});
+
+export const BatchListQuery = Type.Object({
+  status: Type.Optional(BatchState),
+  endpoint: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'the endpoint the batch was sent to, e.g. /batch/pricelist' })),
+  ...PageQuery,
+});
+
+export const BatchPage = Type.Object({
+  data: Type.Array(BatchStatus),
+  page: Type.Integer(),
+  take: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+  counts: Type.Object(
+    { processing: Type.Integer(), processed: Type.Integer(), failed: Type.Integer() },
+    { description: 'batches in each state under the endpoint filter, whatever the status filter' },
+  ),
 });

@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { BatchItem, DB } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { currentTraceparent } from '../../observability/trace-context.ts';
+import { page } from '../../lib/pagination.ts';
 import * as repo from './batch.repository.ts';
 import type { BatchKind } from './batch.kinds.ts';
 
@@ -21,7 +24,7 @@ export const batchLimits = (config: Config): BatchLimits => ({
 });
 
 /** The request's items in application order: every action's node, in the kind's action order. */
-export function flatten(kind: BatchKind, body: unknown): BatchItem[] {
+export function flatten(kind: Pick<BatchKind, 'actions'>, body: unknown): BatchItem[] {
   const items: BatchItem[] = [];
   for (const action of kind.actions) {
     for (const item of action.select(body) ?? []) items.push({ action: action.name, item });
@@ -30,7 +33,7 @@ export function flatten(kind: BatchKind, body: unknown): BatchItem[] {
 }
 
 /** The smallest and largest key the items write, or null when an action has no key (README, "Ordering"). */
-export function keyRange(kind: BatchKind, items: BatchItem[]): { min: string; max: string } | null {
+export function keyRange(kind: Pick<BatchKind, 'actions'>, items: BatchItem[]): { min: string; max: string } | null {
   const keyFor = new Map(kind.actions.map((a) => [a.name, a.key?.bind(a)]));
   let min: string | undefined;
   let max: string | undefined;
@@ -81,7 +84,7 @@ export async function submitBatch(
   supplierId: number,
   kind: BatchKind,
   body: unknown,
-  onAccepted: () => void = () => {},
+  onAccepted: (endpoint: string, items: number) => void = () => {},
 ): Promise<{ batchId: string[] }> {
   const items = flatten(kind, body);
   if (items.length === 0) {
@@ -95,6 +98,7 @@ export async function submitBatch(
     });
   }
   const batches: repo.NewBatch[] = [];
+  const traceparent = currentTraceparent();
   for (let start = 0; start < items.length; start += limits.batchSize) {
     const slice = items.slice(start, start + limits.batchSize);
     batches.push({
@@ -104,30 +108,47 @@ export async function submitBatch(
       items: slice,
       chunk_size: limits.chunkSize,
       keys: keyRange(kind, slice),
+      traceparent,
     });
   }
-  await db.transaction().execute((trx) => repo.insertBatches(trx, batches));
-  onAccepted();
+  await inTransaction(db, (trx) => repo.insertBatches(trx, batches));
+  onAccepted(kind.endpoint, items.length);
   return { batchId: batches.map((b) => b.id) };
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
+type BatchSummary = NonNullable<Awaited<ReturnType<typeof repo.findBatchSummary>>>;
+
+const statusView = (batch: BatchSummary) => ({
+  batchId: batch.id,
+  endpoint: batch.endpoint,
+  status: batch.status,
+  total: batch.total,
+  processed: batch.completed + batch.failed,
+  completed: batch.completed,
+  failed: batch.failed,
+  createdAt: batch.created_at.toISOString(),
+  startedAt: iso(batch.started_at),
+  finishedAt: iso(batch.finished_at),
+});
+
 export async function batchStatus(db: Kysely<DB>, supplierId: number, id: string) {
   const batch = await repo.findBatchSummary(db, supplierId, id);
   if (!batch) throw notFound('batch', id, '/params/uuid');
-  return {
-    batchId: batch.id,
-    endpoint: batch.endpoint,
-    status: batch.status,
-    total: batch.total,
-    processed: batch.completed + batch.failed,
-    completed: batch.completed,
-    failed: batch.failed,
-    createdAt: batch.created_at.toISOString(),
-    startedAt: iso(batch.started_at),
-    finishedAt: iso(batch.finished_at),
-  };
+  return statusView(batch);
+}
+
+/**
+ * The supplier's batches newest first, each as GET /batch/{uuid}/status answers it, with
+ * the count per state under the same endpoint filter (the status filter picks the rows
+ * shown, never the counts, so the counts can label the filter's choices).
+ */
+export async function listBatches(db: Kysely<DB>, supplierId: number, query: { status?: repo.BatchState; endpoint?: string; take: number; page: number }) {
+  const { rows, counts } = await repo.listBatches(db, supplierId, query);
+  const n = (state: repo.BatchState) => counts.find((c) => c.status === state)?.n ?? 0;
+  const total = query.status ? n(query.status) : counts.reduce((sum, c) => sum + c.n, 0);
+  return { ...page(rows.map(statusView), total, query.page, query.take), counts: { processing: n('processing'), processed: n('processed'), failed: n('failed') } };
 }
 
 export type ItemStatus = 'processing' | 'completed' | 'failed';

@@ -11,6 +11,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { isConnectionError } from '../../db/errors.ts';
 import { PollingWorker, type WorkerLogger } from '../../lib/polling-worker.ts';
 import type { DB } from '../../db/types.ts';
+import type { WorkMetrics } from '../../observability/metrics.ts';
+import { inSpan, type Tracing } from '../../observability/tracing.ts';
 import type { BatchKind, BatchRegistry, ItemOutcome } from './batch.kinds.ts';
 import * as repo from './batch.repository.ts';
 
@@ -18,8 +20,11 @@ export interface BatchWorkerOptions {
   concurrency: number;
   pollMs: number;
   leaseSeconds: number;
-  retentionDays: number;
   logger: WorkerLogger;
+  /** Counts the items applied and failed, by endpoint. */
+  metrics?: Pick<WorkMetrics, 'batchItemsApplied'>;
+  /** Each batch's application in a span linked to the request that sent it. */
+  tracing?: Tracing;
   /** Called after each chunk commits (tests and benchmarks observe progress through it). */
   onChunk?: (batchId: string, cursor: number, endpoint: string) => void | Promise<void>;
 }
@@ -31,7 +36,6 @@ class LeaseLost extends Error {}
 
 export class BatchWorker extends PollingWorker {
   readonly id = `worker-${randomUUID()}`;
-  private lastMaintenance = 0;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -42,10 +46,9 @@ export class BatchWorker extends PollingWorker {
   }
 
   protected async work() {
-    await this.maintain();
     const batch = await repo.claimNextBatch(this.db, this.id, this.options.leaseSeconds);
     if (!batch) return false;
-    await this.process(batch);
+    await inSpan(this.options.tracing, 'batch apply', { 'batch.id': batch.id, 'batch.endpoint': batch.endpoint, 'batch.cursor': batch.cursor }, batch.traceparent, () => this.process(batch));
     return true;
   }
 
@@ -60,12 +63,13 @@ export class BatchWorker extends PollingWorker {
       }
       const end = Math.min(cursor + batch.chunk_size, batch.total);
       const chunk = items.slice(cursor, end);
+      let failedCount = 0;
       try {
         await this.db.transaction().execute(async (trx) => {
           if (!(await repo.lockForChunk(trx, batch.id, this.id, cursor))) throw new LeaseLost();
           const outcomes = batch.attempts >= MAX_CHUNK_ATTEMPTS ? chunk.map(() => gaveUp) : await applyChunk(trx, kind, batch.supplier_id, chunk);
           const results: repo.ResultRow[] = [];
-          let failedCount = 0;
+          failedCount = 0;
           outcomes.forEach((o, i) => {
             if (o.status === 'failed') failedCount++;
             if (o.status === 'failed' || o.message) {
@@ -88,6 +92,7 @@ export class BatchWorker extends PollingWorker {
         await repo.releaseLease(this.db, batch.id, this.id, retryIn, error instanceof Error ? error.message : String(error)).catch(() => {});
         return;
       }
+      this.options.metrics?.batchItemsApplied(batch.endpoint, chunk.length - failedCount, failedCount);
       batch.attempts = 0;
       cursor = end;
       await this.options.onChunk?.(batch.id, cursor, batch.endpoint);
@@ -97,12 +102,6 @@ export class BatchWorker extends PollingWorker {
     }
   }
 
-  private async maintain() {
-    const now = Date.now();
-    if (now - this.lastMaintenance < 10 * 60_000) return;
-    this.lastMaintenance = now;
-    await repo.deleteFinishedBefore(this.db, this.options.retentionDays);
-  }
 }
 
 const gaveUp: ItemOutcome = {

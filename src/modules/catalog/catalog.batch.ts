@@ -1,28 +1,12 @@
 // POST /batch/brand and POST /batch/product on the batch engine.
-import { completed, failed, type BatchAction, type BatchKind } from '../batch/batch.kinds.ts';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import { actionFor, completed, defineBatchKind, failed } from '../batch/batch.kinds.ts';
 import { registerImageUrls } from '../images/images.service.ts';
 import * as repo from './catalog.repository.ts';
+import { BrandBatchBody, ProductBatchBody } from './catalog.schemas.ts';
 
-interface BrandItem {
-  internalCode: string;
-  name: string;
-  weight?: number | null;
-  image?: string | null;
-  enabled?: boolean;
-}
-
-interface ProductItem {
-  internalCode: string;
-  name: string;
-  description?: string | null;
-  brandInternalCode: string;
-  categoryInternalCode: string;
-  image?: string | null;
-  images?: string[];
-  enabled?: boolean;
-  ean?: string | null;
-  displayProducts?: { units: number; name: string; default?: boolean }[];
-}
+const brandAction = actionFor(BrandBatchBody);
+const productAction = actionFor(ProductBatchBody);
 
 const unique = (values: string[]) => [...new Set(values)];
 
@@ -63,9 +47,9 @@ const mergeProduct = (a: repo.ProductRow, b: repo.ProductRow): repo.ProductRow =
   display_products: b.display_products ?? a.display_products,
 });
 
-const upsertBrands: BatchAction<BrandItem> = {
+const upsertBrands = brandAction({
   name: 'upsert',
-  select: (body) => body?.upsert,
+  select: (body) => body.upsert,
   code: (item) => item.internalCode,
   async apply(trx, supplierId, items) {
     const rows: repo.BrandRow[] = items.map((i) => ({
@@ -82,11 +66,11 @@ const upsertBrands: BatchAction<BrandItem> = {
     await registerImageUrls(trx, supplierId, merged.flatMap((r) => (r.image ? [r.image] : [])));
     return items.map(() => completed);
   },
-};
+});
 
-const upsertProducts: BatchAction<ProductItem> = {
+const upsertProducts = productAction({
   name: 'upsert',
-  select: (body) => body?.upsert,
+  select: (body) => body.upsert,
   code: (item) => item.internalCode,
   async apply(trx, supplierId, items) {
     const brands = await repo.brandIds(trx, supplierId, unique(items.map((i) => i.brandInternalCode)));
@@ -119,8 +103,41 @@ const upsertProducts: BatchAction<ProductItem> = {
     await registerImageUrls(trx, supplierId, merged.flatMap((r) => [...(r.image ? [r.image] : []), ...(r.images ?? [])]));
     return outcomes;
   },
-};
+});
 
-export const brandBatchKind: BatchKind = { endpoint: '/batch/brand', actions: [upsertBrands] };
-export const productBatchKind: BatchKind = { endpoint: '/batch/product', actions: [upsertProducts] };
-export const catalogBatchKinds = [brandBatchKind, productBatchKind];
+/** Requests to POST /batch/brand that sent a bare array (their body was wrapped as {upsert}). */
+const bareArrays = new WeakSet<FastifyRequest>();
+
+export const brandBatchKind = defineBatchKind({
+  endpoint: '/batch/brand',
+  body: BrandBatchBody,
+  route: {
+    scope: 'supplier/catalog.bulkwrite',
+    tags: ['catalog'],
+    summary: 'Upsert brands in bulk (asynchronous)',
+    // A bare array of brands is the upsert list (openapi.json).
+    preValidation: async (request) => {
+      if (!Array.isArray(request.body)) return;
+      request.body = { upsert: request.body };
+      bareArrays.add(request);
+    },
+    // Pointers lead into the body as it was sent: in a bare array the second brand is
+    // /1, not /upsert/1. Rethrown, the error goes on to the app's one error handler.
+    errorHandler: (error: FastifyError, request) => {
+      if (bareArrays.has(request) && error.validationContext === 'body') {
+        for (const e of error.validation ?? []) e.instancePath = e.instancePath.replace(/^\/upsert(?=\/|$)/, '');
+      }
+      throw error;
+    },
+  },
+  actions: () => [upsertBrands],
+  wakesImages: true,
+});
+
+export const productBatchKind = defineBatchKind({
+  endpoint: '/batch/product',
+  body: ProductBatchBody,
+  route: { scope: 'supplier/catalog.bulkwrite', tags: ['catalog'], summary: 'Upsert products in bulk (asynchronous)' },
+  actions: () => [upsertProducts],
+  wakesImages: true,
+});

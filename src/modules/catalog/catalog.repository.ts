@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { textIn } from '../../db/sql.ts';
+import { containsText, textIn, byCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -160,12 +160,6 @@ export async function upsertCategory(
   return written.length === 1;
 }
 
-/**
- * Codes sort by their bytes (collate "C"), case-sensitive as codes are, so the order is
- * the same on every database whatever its locale (PGlite is C; a PostgreSQL created with
- * en_US would otherwise put "a" before "B").
- */
-const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
 
 /** Level-1 categories of a page, ordered by weight (nulls last), then code. */
 export async function listTopCategories(db: Executor, supplierId: number, query: { enabled?: boolean; take: number; page: number }) {
@@ -197,26 +191,69 @@ export async function listSubcategories(db: Executor, supplierId: number, parent
   return query.orderBy(sql`c.weight asc nulls last`).orderBy(byCode('c.internal_code')).execute();
 }
 
-export async function findProduct(db: Executor, supplierId: number, code: string) {
-  return db
+const productColumns = [
+  'p.internal_code',
+  'p.name',
+  'p.description',
+  'b.internal_code as brand_code',
+  'c.internal_code as category_code',
+  'p.image',
+  'p.images',
+  'p.enabled',
+  'p.ean',
+  'p.display_products',
+  'p.created_at',
+  'p.updated_at',
+] as const;
+
+const products = (db: Executor) =>
+  db
     .selectFrom('products as p')
     .innerJoin('brands as b', 'b.id', 'p.brand_id')
-    .innerJoin('categories as c', 'c.id', 'p.category_id')
-    .select([
-      'p.internal_code',
-      'p.name',
-      'p.description',
-      'b.internal_code as brand_code',
-      'c.internal_code as category_code',
-      'p.image',
-      'p.images',
-      'p.enabled',
-      'p.ean',
-      'p.display_products',
-      'p.created_at',
-      'p.updated_at',
-    ])
+    .innerJoin('categories as c', 'c.id', 'p.category_id');
+
+export async function findProduct(db: Executor, supplierId: number, code: string) {
+  return products(db)
+    .select(productColumns)
     .where('p.supplier_id', '=', supplierId)
     .where('p.internal_code', '=', code)
     .executeTakeFirst();
+}
+
+export type ProductRecord = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
+
+export interface ProductFilter {
+  search?: string;
+  enabled?: boolean;
+  brand?: string;
+  category?: string;
+  take: number;
+  page: number;
+}
+
+/** A page of the supplier's products by code; a category takes in its subcategories' products. */
+export async function listProducts(db: Executor, supplierId: number, f: ProductFilter) {
+  let base = products(db).where('p.supplier_id', '=', supplierId);
+  if (f.search) base = base.where(containsText(['p.internal_code', 'p.name'], f.search));
+  if (f.enabled !== undefined) base = base.where('p.enabled', '=', f.enabled);
+  if (f.brand) base = base.where('b.internal_code', '=', f.brand);
+  if (f.category) {
+    const category = f.category;
+    base = base.where((eb) =>
+      eb.or([
+        eb('c.internal_code', '=', category),
+        eb('c.parent_id', 'in', eb.selectFrom('categories').select('id').where('supplier_id', '=', supplierId).where('internal_code', '=', category)),
+      ]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    base
+      .select(productColumns)
+      .orderBy(byCode('p.internal_code'))
+      .limit(f.take)
+      .offset((f.page - 1) * f.take)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
 }

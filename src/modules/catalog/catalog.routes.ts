@@ -1,47 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { supplierOf } from '../../http/auth.ts';
-import { BatchAccepted, CodeParams, Page, problems } from '../../http/common.schemas.ts';
+import { CodeParams, Page, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { batchLimits, submitBatch } from '../batch/batch.service.ts';
-import { brandBatchKind, productBatchKind } from './catalog.batch.ts';
-import { Brand, BrandBatchBody, Category, CategoryInput, CategoryListQuery, Product, ProductBatchBody, SubcategoryInput } from './catalog.schemas.ts';
-import { getBrand, getCategory, getProduct, listCategories, upsertCategory } from './catalog.service.ts';
+import { Brand, Category, CategoryInput, CategoryListQuery, Product, ProductListQuery, SubcategoryInput } from './catalog.schemas.ts';
+import { getBrand, getCategory, getProduct, listCategories, listProducts, upsertCategory } from './catalog.service.ts';
+import { audited } from '../../http/audit.ts';
 
 const read = { auth: 'supplier', scope: 'supplier/catalog.read' } as const;
-const write = { auth: 'supplier', scope: 'supplier/catalog.write' } as const;
-const bulk = { auth: 'supplier', scope: 'supplier/catalog.bulkwrite', batch: true } as const;
+const write = { auth: 'supplier', scope: 'supplier/catalog.write', audit: 'category' } as const;
 const tags = ['catalog'];
-const accepted = { 202: BatchAccepted, ...problems(401, 402, 403, 409, 413, 415) };
-/** Requests to POST /batch/brand that sent a bare array (their body was wrapped as {upsert}). */
-const bareArrays = new WeakSet<FastifyRequest>();
 
 export const catalogRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.post('/batch/brand', {
-      config: bulk,
-      schema: { tags, summary: 'Upsert brands in bulk (asynchronous)', body: BrandBatchBody, response: accepted },
-      // A bare array of brands is the upsert list (endpoints.md).
-      preValidation: async (request) => {
-        if (!Array.isArray(request.body)) return;
-        request.body = { upsert: request.body };
-        bareArrays.add(request);
-      },
-      // Pointers lead into the body as it was sent: in a bare array the second brand is
-      // /1, not /upsert/1. Rethrown, the error goes on to the app's one error handler.
-      errorHandler: (error, request) => {
-        if (bareArrays.has(request) && error.validationContext === 'body') {
-          for (const e of error.validation ?? []) e.instancePath = e.instancePath.replace(/^\/upsert(?=\/|$)/, '');
-        }
-        throw error;
-      },
-      handler: async (request, reply) =>
-        reply
-          .code(202)
-          .send(await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, brandBatchKind, request.body, deps.workAccepted)),
-    });
-
     app.get('/brand/:code', {
       config: read,
       schema: { tags, summary: 'One brand', params: CodeParams, response: { 200: Brand, ...problems(401, 403, 404) } },
@@ -54,7 +25,7 @@ export const catalogRoutes =
         url: '/category',
         config: write,
         schema: { tags, summary: 'upsertCategory: create or update a level-1 category', body: CategoryInput, response: { 200: Category, ...problems(400, 401, 403, 409) } },
-        handler: (request) => upsertCategory(deps.db, supplierOf(request).supplierId, request.body, deps.config.publicUrl),
+        handler: (request) => audited(deps, request, (db) => upsertCategory(db, supplierOf(request).supplierId, request.body, deps.config.publicUrl)),
       });
       app.route({
         method,
@@ -66,7 +37,7 @@ export const catalogRoutes =
           body: SubcategoryInput,
           response: { 200: Category, ...problems(400, 401, 403, 409) },
         },
-        handler: (request) => upsertCategory(deps.db, supplierOf(request).supplierId, request.body, deps.config.publicUrl),
+        handler: (request) => audited(deps, request, (db) => upsertCategory(db, supplierOf(request).supplierId, request.body, deps.config.publicUrl)),
       });
     }
 
@@ -87,18 +58,20 @@ export const catalogRoutes =
       handler: (request) => getCategory(deps.db, supplierOf(request).supplierId, request.params.code, deps.config.publicUrl),
     });
 
-    app.post('/batch/product', {
-      config: bulk,
-      schema: { tags, summary: 'Upsert products in bulk (asynchronous)', body: ProductBatchBody, response: accepted },
-      handler: async (request, reply) =>
-        reply
-          .code(202)
-          .send(await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, productBatchKind, request.body, deps.workAccepted)),
-    });
-
     app.get('/product/:code', {
       config: read,
       schema: { tags, summary: 'One product', params: CodeParams, response: { 200: Product, ...problems(401, 403, 404) } },
       handler: (request) => getProduct(deps.db, supplierOf(request).supplierId, request.params.code, deps.config.publicUrl),
+    });
+
+    app.get('/product', {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Products by code, each as GET /product/{code} answers it; search in code and name, filter by state, brand and category',
+        querystring: ProductListQuery,
+        response: { 200: Page(Product), ...problems(400, 401, 403) },
+      },
+      handler: (request) => listProducts(deps.db, supplierOf(request).supplierId, request.query, deps.config.publicUrl),
     });
   };

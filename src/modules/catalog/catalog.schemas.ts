@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { Code, Description, Name, Nullable, PageQuery, Timestamp, Units, Url } from '../../http/common.schemas.ts';
+import { Code, Description, Name, Nullable, PageQuery, SearchQuery, Timestamp, Units, Url } from '../../http/common.schemas.ts';
 import { ImageDetail, ImageFields } from '../images/images.schemas.ts';
 
-const MAX = 50_000;
 const Weight = () => Type.Number({ minimum: -1_000_000, maximum: 1_000_000, description: 'lower shows first' });
 
 export const BrandInput = Type.Object({
@@ -13,7 +12,7 @@ export const BrandInput = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
 });
 export const BrandBatchBody = Type.Object(
-  { upsert: Type.Array(BrandInput, { maxItems: MAX }) },
+  { upsert: Type.Array(BrandInput) },
   { description: 'A bare array of brands is accepted as the upsert list.' },
 );
 
@@ -40,7 +39,7 @@ export const ProductInput = Type.Object({
   ean: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
   displayProducts: Type.Optional(Type.Array(DisplayProduct, { maxItems: 100 })),
 });
-export const ProductBatchBody = Type.Object({ upsert: Type.Array(ProductInput, { maxItems: MAX }) });
+export const ProductBatchBody = Type.Object({ upsert: Type.Array(ProductInput) });
 
 export const Brand = Type.Object({
   internalCode: Type.String(),
@@ -72,6 +71,13 @@ export const Category = Type.Object({
 });
 
 export const CategoryListQuery = Type.Object({ enabled: Type.Optional(Type.Boolean()), ...PageQuery });
+export const ProductListQuery = Type.Object({
+  ...SearchQuery,
+  enabled: Type.Optional(Type.Boolean()),
+  brand: Type.Optional(Code({ description: 'a brand internalCode' })),
+  category: Type.Optional(Code({ description: 'a category internalCode: its products and those of its subcategories' })),
+  ...PageQuery,
+});
 
 export const Product = Type.Object({
   internalCode: Type.String(),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError, fieldError, notFound } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import { loadImageViews, registerImageUrls, type ImageView } from '../images/images.service.ts';
@@ -89,7 +90,7 @@ export async function upsertCategory(
   publicUrl: string,
 ) {
   const isSub = input.parentCategoryInternalCode !== undefined;
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     let parentId: number | null = null;
     if (isSub) {
       const parent = await repo.findCategory(trx, supplierId, input.parentCategoryInternalCode!);
@@ -116,10 +117,7 @@ export async function upsertCategory(
  * A product's `image` has its fields next to it, like every entity's; each entry of
  * `images` has the same fields in `imagesDetail`, in the same order.
  */
-export async function getProduct(db: Kysely<DB>, supplierId: number, code: string, publicUrl: string) {
-  const p = await repo.findProduct(db, supplierId, code);
-  if (!p) throw notFound('product', code);
-  const image = await loadImageViews(db, supplierId, [p.image, ...p.images], publicUrl);
+function productView(p: repo.ProductRecord, image: Views) {
   return {
     internalCode: p.internal_code,
     name: p.name,
@@ -136,4 +134,17 @@ export async function getProduct(db: Kysely<DB>, supplierId: number, code: strin
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
   };
+}
+
+export async function getProduct(db: Kysely<DB>, supplierId: number, code: string, publicUrl: string) {
+  const p = await repo.findProduct(db, supplierId, code);
+  if (!p) throw notFound('product', code);
+  return productView(p, await loadImageViews(db, supplierId, [p.image, ...p.images], publicUrl));
+}
+
+/** A page of products by code, each as GET /product/{code} answers it. */
+export async function listProducts(db: Kysely<DB>, supplierId: number, query: repo.ProductFilter, publicUrl: string) {
+  const { rows, total } = await repo.listProducts(db, supplierId, query);
+  const image = await loadImageViews(db, supplierId, rows.flatMap((p) => [p.image, ...p.images]), publicUrl);
+  return page(rows.map((p) => productView(p, image)), total, query.page, query.take);
 }

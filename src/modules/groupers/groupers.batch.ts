@@ -1,21 +1,20 @@
 // POST /batch/grouper/promotion and POST /batch/grouper/stock: remove, then add.
+import type { Static } from 'typebox';
 import type { GrouperKind } from '../../db/types.ts';
-import { completed, failed, lastPerKey, storeNotKnownYet, type BatchAction, type BatchKind } from '../batch/batch.kinds.ts';
+import { completed, defineBatchKind, failed, lastPerKey, storeNotKnownYet, type ActionBuilder, type BatchAction } from '../batch/batch.kinds.ts';
 import { existingStoreCodes } from '../stores/stores.repository.ts';
 import * as repo from './groupers.repository.ts';
+import { GrouperBatchBody } from './groupers.schemas.ts';
 
-interface Link {
-  groupInternalCode: string;
-  storeInternalCode: string;
-}
+type Body = Static<typeof GrouperBatchBody>;
 
 const unknownCode: Record<GrouperKind, string> = { promotion: 'UNKNOWN_GROUPER', stock: 'UNKNOWN_STOCK_GROUPER' };
 
-function action(kind: GrouperKind, name: 'add.stores' | 'remove.stores'): BatchAction<Link> {
+function action(build: ActionBuilder<Body>, kind: GrouperKind, name: 'add.stores' | 'remove.stores'): BatchAction {
   const [node] = name.split('.') as ['add' | 'remove'];
-  return {
+  return build({
     name,
-    select: (body) => body?.[node]?.stores,
+    select: (body) => body[node]?.stores,
     code: (link) => `${link.groupInternalCode}/${link.storeInternalCode}`,
     async apply(trx, supplierId, items) {
       const ids = await repo.grouperIds(trx, supplierId, kind, [...new Set(items.map((i) => i.groupInternalCode))]);
@@ -33,13 +32,20 @@ function action(kind: GrouperKind, name: 'add.stores' | 'remove.stores'): BatchA
         return completed;
       });
     },
-  };
+  });
 }
 
-const grouperBatchKind = (kind: GrouperKind): BatchKind => ({
-  endpoint: `/batch/grouper/${kind}`,
-  actions: [action(kind, 'remove.stores'), action(kind, 'add.stores')],
-});
+const grouperBatchKind = <const Kind extends GrouperKind>(kind: Kind) =>
+  defineBatchKind({
+    endpoint: `/batch/grouper/${kind}`,
+    body: GrouperBatchBody,
+    route: {
+      scope: 'supplier/grouper.bulkwrite',
+      tags: [`${kind} groupers`],
+      summary: kind === 'stock' ? 'Add and remove stores in bulk (adding a store moves it from its stock grouper)' : 'Add and remove stores in bulk',
+    },
+    actions: (build) => [action(build, kind, 'remove.stores'), action(build, kind, 'add.stores')],
+  });
 
 export const promotionGrouperBatchKind = grouperBatchKind('promotion');
 export const stockGrouperBatchKind = grouperBatchKind('stock');

@@ -1,10 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, GrouperKind } from '../../db/types.ts';
-import { textIn } from '../../db/sql.ts';
+import { containsText, textIn, byCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-/** Codes in byte order (upper case first), the same whatever the database's locale. */
-const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
 
 export async function insertGrouper(db: Executor, supplierId: number, kind: GrouperKind, code: string, name: string) {
   const rows = await db
@@ -35,6 +33,31 @@ export async function findGrouper(db: Executor, supplierId: number, kind: Groupe
     .where('kind', '=', kind)
     .where('internal_code', '=', code)
     .executeTakeFirst();
+}
+
+/** A page of the supplier's groupers of one kind by code, with how many stores each holds. */
+export async function listGroupers(db: Executor, supplierId: number, kind: GrouperKind, f: { search?: string; enabled?: boolean; take: number; page: number }) {
+  let base = db.selectFrom('groupers as g').where('g.supplier_id', '=', supplierId).where('g.kind', '=', kind);
+  if (f.search) base = base.where(containsText(['g.internal_code', 'g.name'], f.search));
+  if (f.enabled !== undefined) base = base.where('g.enabled', '=', f.enabled);
+  const [rows, count] = await Promise.all([
+    base
+      .select(['g.internal_code', 'g.name', 'g.enabled', 'g.created_at', 'g.updated_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('grouper_stores as x')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('x.supplier_id', '=', supplierId)
+          .whereRef('x.grouper_id', '=', 'g.id')
+          .as('store_count'),
+      )
+      .orderBy(byCode('g.internal_code'))
+      .limit(f.take)
+      .offset((f.page - 1) * f.take)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
 }
 
 export async function grouperStoreCodes(db: Executor, supplierId: number, grouperId: number) {

@@ -1,4 +1,4 @@
-// Downloads one image URL within the limits of conventions.md: http(s) only, at most
+// Downloads one image URL within the limits of docs/conventions.md: http(s) only, at most
 // MAX_REDIRECTS redirects (each hop checked again), a deadline for the whole download,
 // a size limit enforced while reading, and only image/* content. Every refusal is an
 // ImageFailure saying whether trying again later could help.

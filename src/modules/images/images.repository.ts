@@ -109,3 +109,15 @@ export async function releaseImage(db: Kysely<DB>, id: number, owner: string) {
     .set({ attempts: sql`greatest(attempts - 1, 0)`, lease_owner: null, lease_expires_at: null })
     .execute();
 }
+
+/**
+ * For the metrics scrape: images waiting to be downloaded (pending, retries included), and
+ * how long the oldest one that is due has waited past its due time (0 when none is due).
+ */
+export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
+    select count(*)::int as "depth",
+      coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as "oldestAgeSeconds"
+    from images where status = 'pending'`.execute(db);
+  return result.rows[0]!;
+}

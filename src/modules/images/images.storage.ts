@@ -18,6 +18,8 @@ export interface ImageStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** The object, or undefined when there is none under the key. */
   get(key: string): Promise<StoredObject | undefined>;
+  /** Removes the object; nothing under the key is not an error (the retention job, src/modules/retention). */
+  delete(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,10 @@ export class LocalImageStorage implements ImageStorage {
     }
     const { size } = await handle.stat();
     return { body: handle.createReadStream(), size };
+  }
+
+  async delete(key: string) {
+    await fs.promises.rm(this.pathOf(key), { force: true });
   }
 
   async close() {}
@@ -112,6 +118,11 @@ export class S3ImageStorage implements ImageStorage {
       if (error instanceof sdk.NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
       throw error;
     }
+  }
+
+  async delete(key: string) {
+    const { sdk, client } = await this.s3();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }));
   }
 
   async close() {

@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { DB } from '../../db/types.ts';
 import { allowEveryAddress, refusePrivateAddresses, type AddressPolicy } from '../../lib/outbound-addresses.ts';
 import { PollingWorker, type WorkerLogger } from '../../lib/polling-worker.ts';
+import { inSpan, type Tracing } from '../../observability/tracing.ts';
 import { ImageFailure, ImageFetcher } from './images.fetch.ts';
 import { processImage, storedVariants } from './images.process.ts';
 import * as repo from './images.repository.ts';
@@ -27,6 +28,8 @@ export interface ImageWorkerOptions {
   /** Which addresses downloads may not reach. */
   policy: AddressPolicy;
   logger: WorkerLogger;
+  /** Each download in a span of its own (its undici call and SQL inside). */
+  tracing?: Tracing;
 }
 
 /** The worker the settings describe; `overrides` lets tests change what they need. */
@@ -72,7 +75,7 @@ export class ImageWorker extends PollingWorker {
   protected async work() {
     const image = await repo.claimNextImage(this.db, this.id, this.leaseSeconds);
     if (!image) return false;
-    await this.process(image);
+    await inSpan(this.options.tracing, 'image download', { 'image.id': image.id, 'supplier.id': image.supplier_id }, null, () => this.process(image));
     return true;
   }
 

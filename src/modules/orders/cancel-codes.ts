@@ -34,9 +34,24 @@ export async function replaceCancelCodes(db: Kysely<DB>, supplierId: number, cod
   return codes;
 }
 
+/**
+ * 400 INVALID_CANCEL_CODE for a code that is not one of that side's: the message lists
+ * the codes the caller may use, so a client can recover without looking them up first.
+ */
+export function unknownCancelCode(codes: readonly CancelCode[], code: string, usage: 'STORE' | 'SUPPLIER', pointer = '/cancelCode') {
+  const accepted = codes.filter((c) => c.usage === usage).map((c) => c.code);
+  const side = usage === 'STORE' ? 'store' : 'supplier';
+  const message =
+    accepted.length === 0
+      ? `${code} is not a cancellation code for the ${side}, which has none`
+      : `${code} is not a cancellation code for the ${side}; use one of: ${accepted.join(', ')}`;
+  return fieldError('INVALID_CANCEL_CODE', pointer, message);
+}
+
 /** The code's entry for that side, or 400 INVALID_CANCEL_CODE. */
 export async function requireCancelCode(db: Kysely<DB>, supplierId: number, code: string, usage: 'STORE' | 'SUPPLIER', pointer = '/cancelCode') {
-  const found = (await cancelCodes(db, supplierId)).find((c) => c.code === code && c.usage === usage);
-  if (!found) throw fieldError('INVALID_CANCEL_CODE', pointer, `${code} is not a cancellation code for the ${usage === 'STORE' ? 'store' : 'supplier'}`);
+  const codes = await cancelCodes(db, supplierId);
+  const found = codes.find((c) => c.code === code && c.usage === usage);
+  if (!found) throw unknownCancelCode(codes, code, usage, pointer);
   return found;
 }

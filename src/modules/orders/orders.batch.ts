@@ -1,45 +1,42 @@
 // POST /batch/order (the four lifecycle operations, in lifecycle order) and
 // POST /order/bulk-import (a one-time history load) on the batch engine.
 import { Decimal } from 'decimal.js';
-import type { OrderStatus } from '../../db/types.ts';
-import { completed, failed, lastPerKey, type BatchAction, type BatchKind } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, failed, lastPerKey, type BatchAction } from '../batch/batch.kinds.ts';
 import { productNames } from '../catalog/catalog.repository.ts';
 import * as repo from './orders.repository.ts';
 import type { OrderLine } from './orders.rules.ts';
-import { applyOperations, type Operation } from './orders.service.ts';
+import { BulkImportBody, OrderBatchBody } from './orders.schemas.ts';
+import { applyOperations, type Operation, type OperationItem } from './orders.service.ts';
 
-function lifecycle(op: Operation['op']): BatchAction<Omit<Operation, 'op'>> {
-  return {
+const orderAction = actionFor(OrderBatchBody);
+const importAction = actionFor(BulkImportBody);
+const route = { scope: 'supplier/order.bulkwrite', tags: ['orders'] };
+
+function lifecycle<Op extends Operation['op']>(op: Op): BatchAction {
+  return orderAction<OperationItem<Op>>({
     name: op,
-    select: (body) => body?.[op],
+    select: (body) => body[op],
     code: (item) => String(item.id),
     async apply(trx, supplierId, items) {
       const outcomes = await applyOperations(trx, supplierId, items.map((item) => ({ ...item, op }) as Operation), new Date().toISOString());
       return outcomes.map((o) => (o.ok ? completed : failed(o.error.code, o.error.message)));
     },
-  };
+  });
 }
 
-export const orderBatchKind: BatchKind = {
+export const orderBatchKind = defineBatchKind({
   endpoint: '/batch/order',
-  actions: [lifecycle('confirm'), lifecycle('deliver'), lifecycle('return'), lifecycle('cancel')],
-};
-
-interface ImportedOrder {
-  externalId?: string;
-  storeInternalCode: string;
-  createdAt: string;
-  status: OrderStatus;
-  products: { internalCode: string; units: number; quantity: number; unitPrice: number }[];
-  total?: number;
-}
+  body: OrderBatchBody,
+  route: { ...route, summary: 'Confirm, deliver, return and cancel many orders (asynchronous)' },
+  actions: () => [lifecycle('confirm'), lifecycle('deliver'), lifecycle('return'), lifecycle('cancel')],
+});
 
 /** A calendar date alone means the start of that day (UTC); a timestamp is taken as given. */
 const timestamp = (value: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value);
 
-const importOrders: BatchAction<ImportedOrder> = {
+const importOrders = importAction({
   name: 'orders',
-  select: (body) => body?.orders,
+  select: (body) => body.orders,
   code: (o) => o.externalId ?? `${o.storeInternalCode}/${o.createdAt}`,
   async apply(trx, supplierId, items) {
     const stores = await repo.storesByCode(trx, supplierId, [...new Set(items.map((o) => o.storeInternalCode))]);
@@ -95,6 +92,11 @@ const importOrders: BatchAction<ImportedOrder> = {
     await repo.upsertImported(trx, [...withId, ...rows.filter((r) => r.external_id === null)]);
     return outcomes;
   },
-};
+});
 
-export const orderImportKind: BatchKind = { endpoint: '/order/bulk-import', actions: [importOrders] };
+export const orderImportKind = defineBatchKind({
+  endpoint: '/order/bulk-import',
+  body: BulkImportBody,
+  route: { ...route, summary: 'One-time load of historical orders (asynchronous; never for live orders; re-importing an externalId updates it)' },
+  actions: () => [importOrders],
+});

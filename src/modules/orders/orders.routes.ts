@@ -1,29 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
-import { BatchAccepted, Page, problems } from '../../http/common.schemas.ts';
+import { Page, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { batchLimits, submitBatch } from '../batch/batch.service.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
 import { cancelCodes, replaceCancelCodes } from './cancel-codes.ts';
-import { orderBatchKind, orderImportKind } from './orders.batch.ts';
 import {
-  BulkImportBody,
   CancelBody,
   CancelCodes,
+  CancelCodesBody,
   ConfirmBody,
   DeliverBody,
   Order,
-  OrderBatchBody,
   OrderIdParams,
   OrderListQuery,
   ReturnBody,
 } from './orders.schemas.ts';
 import { getOrder, listOrders, operate, type Operation } from './orders.service.ts';
+import { audited } from '../../http/audit.ts';
 
 const tags = ['orders'];
 const read = { auth: 'supplier', scope: 'supplier/order.read' } as const;
-const write = { auth: 'supplier', scope: 'supplier/order.write' } as const;
-const bulk = { auth: 'supplier', scope: 'supplier/order.bulkwrite', batch: true } as const;
+const write = { auth: 'supplier', scope: 'supplier/order.write', audit: 'order' } as const;
 
 const operations = [
   { op: 'confirm', body: ConfirmBody, summary: 'Confirm a PENDING order (optional deliveryDate)' },
@@ -55,7 +52,9 @@ export const orderRoutes =
           config: write,
           schema: { tags, summary, params: OrderIdParams, body, response: { 200: Order, ...problems(400, 401, 403, 404, 409) } },
           handler: (request) =>
-            operate(deps.db, supplierOf(request).supplierId, { ...(request.body as object), op, id: request.params.id } as Operation, deps.clock.now().toISOString()),
+            audited(deps, request, (db) =>
+              operate(db, supplierOf(request).supplierId, { ...(request.body as object), op, id: request.params.id } as Operation, deps.clock.now().toISOString()),
+            ),
         });
       }
     }
@@ -67,27 +66,8 @@ export const orderRoutes =
     });
 
     app.put('/admin/suppliers/:supplierId/cancel-codes', {
-      config: { auth: 'admin' },
-      schema: { tags: ['admin'], summary: "Replace a supplier's cancellation codes", params: SupplierIdParams, body: CancelCodes, response: { 200: CancelCodes, ...problems(400, 401, 404) } },
-      handler: (request) => replaceCancelCodes(deps.db, request.params.supplierId, request.body),
-    });
-
-    app.post('/batch/order', {
-      config: bulk,
-      schema: { tags, summary: 'Confirm, deliver, return and cancel many orders (asynchronous)', body: OrderBatchBody, response: { 202: BatchAccepted, ...problems(401, 402, 403, 409, 413, 415) } },
-      handler: async (request, reply) =>
-        reply.code(202).send(await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, orderBatchKind, request.body, deps.workAccepted)),
-    });
-
-    app.post('/order/bulk-import', {
-      config: bulk,
-      schema: {
-        tags,
-        summary: 'One-time load of historical orders (asynchronous; never for live orders; re-importing an externalId updates it)',
-        body: BulkImportBody,
-        response: { 202: BatchAccepted, ...problems(401, 402, 403, 409, 413, 415) },
-      },
-      handler: async (request, reply) =>
-        reply.code(202).send(await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, orderImportKind, request.body, deps.workAccepted)),
+      config: { auth: 'admin', audit: 'cancel-codes' },
+      schema: { tags: ['admin'], summary: "Replace a supplier's cancellation codes", params: SupplierIdParams, body: CancelCodesBody, response: { 200: CancelCodes, ...problems(400, 401, 404) } },
+      handler: (request) => audited(deps, request, (db) => replaceCancelCodes(db, request.params.supplierId, request.body)),
     });
   };

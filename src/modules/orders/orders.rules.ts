@@ -4,7 +4,7 @@
 // Discounts were fixed at placement: deliveries and returns change quantities only, and
 // every line keeps its net unit price.
 import type { OrderStatus } from '../../db/types.ts';
-import { AppError, type FieldError } from '../../lib/errors.ts';
+import { AppError, fieldError, type FieldError } from '../../lib/errors.ts';
 
 export interface OrderLine {
   internalCode: string;
@@ -73,8 +73,26 @@ export function confirm(state: OrderState, input: { deliveryDate?: string }, at:
   };
 }
 
+/**
+ * A delivery or return says what moved: `complete: true`, or at least one product line.
+ * Anything else (`{}`, `complete: false` alone, an empty `products`, a body of unknown
+ * fields, which validation empties) would move the order with every quantity at 0 and
+ * could not be undone, so it is refused naming the field.
+ */
+function requireQuantities(input: { complete?: boolean; products?: QuantityInput[] }, verb: 'delivered' | 'returned') {
+  if (input.complete === true) return;
+  if (input.products === undefined) {
+    if (input.complete === false) throw fieldError('REQUIRED', '/products', `products is required when complete is false: list the quantities ${verb}`);
+    throw fieldError('REQUIRED', '/complete', `send complete: true, or products with the quantities ${verb}`);
+  }
+  if (input.products.length === 0) {
+    throw fieldError('INVALID_LENGTH', '/products', `products is empty: list at least one product ${verb}, or send complete: true`);
+  }
+}
+
 /** complete: every line delivered in full; otherwise the given quantities (0 for lines not named). */
 export function deliver(state: OrderState, input: { complete?: boolean; products?: QuantityInput[] }, at: string): OrderState {
+  requireQuantities(input, 'delivered');
   if (state.status !== 'CONFIRMED') throw refuse(state.status, 'delivered');
   const products = state.products.map((l) => ({ ...l, deliveredQuantity: input.complete ? l.quantity : 0 }));
   if (!input.complete) {
@@ -95,6 +113,7 @@ export function deliver(state: OrderState, input: { complete?: boolean; products
 
 /** Adds returned quantities (never beyond what was delivered); RETURNED once all delivered came back. */
 export function returnGoods(state: OrderState, input: { complete?: boolean; products?: QuantityInput[]; reason?: string }, at: string): OrderState {
+  requireQuantities(input, 'returned');
   if (state.status !== 'DELIVERED') throw refuse(state.status, 'returned');
   const products = state.products.map((l) => ({ ...l, returnedQuantity: input.complete ? l.deliveredQuantity : l.returnedQuantity }));
   if (!input.complete) {

@@ -1,5 +1,7 @@
-import { Type } from 'typebox';
+import { Type, type TObject, type TProperties } from 'typebox';
 import { Code, Description, Money, Nullable, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { OrderPricing, PricedLineResult } from '../pricing/pricing.schemas.ts';
+import { Address } from '../stores/stores.schemas.ts';
 
 const CalendarDate = () => Type.String({ format: 'calendar-date', description: 'YYYY-MM-DD' });
 const Quantity = () => Type.Integer({ minimum: 1, maximum: 1_000_000 });
@@ -15,33 +17,42 @@ export const OrderStatusEnum = Type.Union([
 
 export const QuantityLine = Type.Object({ internalCode: Code(), units: Units(), quantity: Quantity() });
 
-export const ConfirmBody = Type.Object({ deliveryDate: Type.Optional(CalendarDate()) });
-export const DeliverBody = Type.Object({ complete: Type.Optional(Type.Boolean()), products: Type.Optional(Type.Array(QuantityLine, { maxItems: 1000 })) });
-export const ReturnBody = Type.Object({
-  complete: Type.Optional(Type.Boolean()),
-  products: Type.Optional(Type.Array(QuantityLine, { maxItems: 1000 })),
-  reason: Type.Optional(Description()),
-});
+export const ConfirmBody = Type.Object({ deliveryDate: Type.Optional(CalendarDate()) }, { description: 'the body may be left out' });
+// Both fields are optional one by one, but a body must send one of them: the rule is
+// checked in orders.rules.ts, so that a batch item breaking it fails alone.
+const SAYS_WHAT_MOVED = 'complete: true, or products with at least one line (lines not named: 0); anything else is a 400';
+export const DeliverBody = Type.Object(
+  { complete: Type.Optional(Type.Boolean()), products: Type.Optional(Type.Array(QuantityLine, { maxItems: 1000 })) },
+  { description: SAYS_WHAT_MOVED },
+);
+export const ReturnBody = Type.Object(
+  {
+    complete: Type.Optional(Type.Boolean()),
+    products: Type.Optional(Type.Array(QuantityLine, { maxItems: 1000 })),
+    reason: Type.Optional(Description()),
+  },
+  { description: SAYS_WHAT_MOVED },
+);
 export const CancelBody = Type.Object({ cancelCode: Code(), message: Type.Optional(Description()) });
 
-const WithId = <T extends ReturnType<typeof Type.Object>>(schema: T) => Type.Object({ id: Type.Integer({ minimum: 1 }), ...schema.properties });
-const MAX = 50_000;
+const WithId = <Properties extends TProperties>(schema: TObject<Properties>) => Type.Object({ id: Type.Integer({ minimum: 1 }), ...schema.properties });
+// A batch array has no maxItems: the one item limit is MAX_BATCH_REQUEST_ITEMS, checked on acceptance.
 export const OrderBatchBody = Type.Object({
-  confirm: Type.Optional(Type.Array(WithId(ConfirmBody), { maxItems: MAX })),
-  deliver: Type.Optional(Type.Array(WithId(DeliverBody), { maxItems: MAX })),
-  return: Type.Optional(Type.Array(WithId(ReturnBody), { maxItems: MAX })),
-  cancel: Type.Optional(Type.Array(WithId(CancelBody), { maxItems: MAX })),
+  confirm: Type.Optional(Type.Array(WithId(ConfirmBody))),
+  deliver: Type.Optional(Type.Array(WithId(DeliverBody))),
+  return: Type.Optional(Type.Array(WithId(ReturnBody))),
+  cancel: Type.Optional(Type.Array(WithId(CancelBody))),
 });
 
 export const ImportedOrder = Type.Object({
   externalId: Type.Optional(Code()),
   storeInternalCode: Code(),
-  createdAt: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}([T ].+)?$', description: 'a date or a timestamp' }),
+  createdAt: Type.String({ format: 'date-or-timestamp', description: 'a date (YYYY-MM-DD) or a timestamp, in years 0001 to 9999' }),
   status: OrderStatusEnum,
   products: Type.Array(Type.Object({ internalCode: Code(), units: Units(), quantity: Quantity(), unitPrice: Money() }), { minItems: 1, maxItems: 1000 }),
   total: Type.Optional(Money()),
 });
-export const BulkImportBody = Type.Object({ orders: Type.Array(ImportedOrder, { maxItems: MAX }) });
+export const BulkImportBody = Type.Object({ orders: Type.Array(ImportedOrder) });
 
 export const OrderListQuery = Type.Object({
   status: Type.Optional(OrderStatusEnum),
@@ -51,15 +62,11 @@ export const OrderListQuery = Type.Object({
   ...PageQuery,
 });
 
+/** An order line: the priced cart's line (pricing.schemas.ts) under the product's code and name, with what moved since. */
 const Line = Type.Object({
   internalCode: Type.String(),
   name: Nullable(Type.String()),
-  units: Type.Integer(),
-  quantity: Type.Integer(),
-  unitPrice: Type.Number(),
-  subtotal: Type.Number(),
-  discount: Type.Number(),
-  total: Type.Number(),
+  ...Type.Omit(PricedLineResult, ['productInternalCode']).properties,
   deliveredQuantity: Type.Integer(),
   returnedQuantity: Type.Integer(),
 });
@@ -76,22 +83,10 @@ export const Order = Type.Object({
     legalId: Nullable(Type.String()),
     user: Nullable(Type.Object({ name: Nullable(Type.String()), phone: Nullable(Type.String()), email: Nullable(Type.String()) })),
   }),
-  address: Nullable(Type.Object({}, { additionalProperties: true })),
+  address: Nullable(Address),
   priceListCode: Nullable(Type.String()),
   products: Type.Array(Line),
-  promotions: Type.Object({
-    rewards: Type.Array(
-      Type.Object({ promoInternalCode: Type.String(), quantity: Type.Number(), products: Type.Array(Type.Object({ internalCode: Type.String(), units: Type.Integer() })) }),
-    ),
-    discounts: Type.Array(
-      Type.Object({
-        promoInternalCode: Type.String(),
-        appliedDiscountPercentage: Nullable(Type.Number()),
-        appliedDiscountAmount: Type.Number(),
-        products: Type.Array(Type.Object({ internalCode: Type.String(), units: Type.Integer(), quantity: Type.Integer(), discountAmount: Type.Number() })),
-      }),
-    ),
-  }),
+  promotions: OrderPricing,
   subtotal: Type.Number(),
   discountTotal: Type.Number(),
   total: Type.Number(),
@@ -109,3 +104,5 @@ export const CancelCodeSchema = Type.Object({
   usage: Type.Union([Type.Literal('STORE'), Type.Literal('SUPPLIER')]),
 });
 export const CancelCodes = Type.Array(CancelCodeSchema, { maxItems: 200 });
+/** A replacement list: empty would leave neither the stores nor the supplier any way to cancel. */
+export const CancelCodesBody = Type.Array(CancelCodeSchema, { minItems: 1, maxItems: 200 });

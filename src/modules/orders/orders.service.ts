@@ -4,18 +4,24 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { CancelCode, DB } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
-import { recordNotifications } from '../notifications/notifications.service.ts';
-import type { NotificationType } from '../notifications/notifications.types.ts';
-import { cancelCodes } from './cancel-codes.ts';
+import { recordNotifications } from '../store-app/store-app.notifications.ts';
+import type { NotificationType } from '../store-app/store-app.notifications.types.ts';
+import { cancelCodes, requireCancelCode, unknownCancelCode } from './cancel-codes.ts';
+import { recordEvent } from '../webhooks/webhooks.events.ts';
 import * as repo from './orders.repository.ts';
-import type { Order } from './orders.schemas.ts';
+import type { Order, OrderBatchBody } from './orders.schemas.ts';
 import * as rules from './orders.rules.ts';
 
 const money = (value: string | number) => Number(value);
 
 export type OrderJson = Static<typeof Order>;
+
+/** A stored address without a street is the empty object an earlier bug saved for every store order: none. */
+const addressOf = (stored: unknown) =>
+  stored && typeof stored === 'object' && 'street' in stored ? (stored as NonNullable<OrderJson['address']>) : null;
 
 /** The order as every API and webhook shows it; its JSON columns were written in this shape. */
 export function orderView(row: repo.OrderRow): OrderJson {
@@ -25,7 +31,7 @@ export function orderView(row: repo.OrderRow): OrderJson {
     createdAt: row.created_at.toISOString(),
     externalId: row.external_id,
     buyer: row.buyer as OrderJson['buyer'],
-    address: row.address as OrderJson['address'],
+    address: addressOf(row.address),
     priceListCode: row.price_list_code,
     products: row.products as OrderJson['products'],
     promotions: row.promotions as OrderJson['promotions'],
@@ -50,11 +56,10 @@ export async function listOrders(db: Kysely<DB>, supplierId: number, query: repo
   return page(rows.map(orderView), total, query.page, query.take);
 }
 
-export type Operation =
-  | { op: 'confirm'; id: number; deliveryDate?: string }
-  | { op: 'deliver'; id: number; complete?: boolean; products?: rules.QuantityInput[] }
-  | { op: 'return'; id: number; complete?: boolean; products?: rules.QuantityInput[]; reason?: string }
-  | { op: 'cancel'; id: number; cancelCode: string; message?: string };
+type OrderBatch = Static<typeof OrderBatchBody>;
+/** One lifecycle operation: an item of POST /batch/order's node `op` (the single routes send the same shape), typed by its schema. */
+export type OperationItem<Op extends keyof OrderBatch> = NonNullable<OrderBatch[Op]>[number];
+export type Operation = { [Op in keyof OrderBatch]-?: { op: Op } & OperationItem<Op> }[keyof OrderBatch];
 
 const NOTIFY: Partial<Record<Operation['op'], NotificationType>> = { confirm: 'ORDER_CONFIRMED', deliver: 'ORDER_DELIVERED', cancel: 'ORDER_CANCELLED' };
 
@@ -78,11 +83,7 @@ function step(state: rules.OrderState, operation: Operation, codes: readonly Can
       return rules.returnGoods(state, operation, at);
     case 'cancel': {
       const code = codes.find((c) => c.code === operation.cancelCode && c.usage === 'SUPPLIER');
-      if (!code) {
-        throw new AppError('INVALID_CANCEL_CODE', `${operation.cancelCode} is not a cancellation code for the supplier`, {
-          errors: [{ pointer: '/cancelCode', code: 'INVALID_CANCEL_CODE', message: 'not one of the supplier cancellation codes' }],
-        });
-      }
+      if (!code) throw unknownCancelCode(codes, operation.cancelCode, 'SUPPLIER');
       return rules.cancel(state, 'SUPPLIER', { code: code.code, reason: code.reason, message: operation.message ?? null }, at);
     }
   }
@@ -132,7 +133,48 @@ export async function applyOperations(trx: Transaction<DB>, supplierId: number, 
 }
 
 export async function operate(db: Kysely<DB>, supplierId: number, operation: Operation, at: string) {
-  const [outcome] = await db.transaction().execute((trx) => applyOperations(trx, supplierId, [operation], at));
+  const [outcome] = await inTransaction(db, (trx) => applyOperations(trx, supplierId, [operation], at));
   if (!outcome!.ok) throw outcome!.error;
   return getOrder(db, supplierId, operation.id);
+}
+
+// The store's side (src/modules/store-app calls these): an order placed from a priced cart,
+// and a store's cancellation while PENDING. Placing an order and recording its
+// order.created event are one transaction, and so are a store's cancellation and its
+// order.cancelled event: an order exists if and only if its webhook is queued.
+
+/** Any order by id, with its supplier and store (the store app checks the person's membership of that store). */
+export async function orderById(db: Kysely<DB>, id: number) {
+  const row = await repo.findOrderById(db, id);
+  return row && { supplierId: row.supplier_id, storeId: row.store_id, view: orderView(row) };
+}
+
+/** Inserts a store's order (PENDING, priced by the caller) and its order.created event; answers the order as stored. */
+export async function placeStoreOrder(db: Kysely<DB>, order: Omit<repo.NewOrder, 'status' | 'external_id' | 'imported'> & { created_at: string }): Promise<OrderJson> {
+  return db.transaction().execute(async (trx) => {
+    const orderId = await repo.insertOrder(trx, { ...order, status: 'PENDING', external_id: null, imported: false });
+    // The order as stored, read once: it is the event's body and the answer.
+    const view = orderView((await repo.findOrder(trx, order.supplier_id, orderId))!);
+    await recordEvent(trx, { supplierId: order.supplier_id, type: 'order.created', orderingKey: `order:${orderId}`, body: view });
+    return view;
+  });
+}
+
+/** The store cancels its order with one of the supplier's STORE codes; records order.cancelled. */
+export async function cancelAsStore(db: Kysely<DB>, supplierId: number, orderId: number, input: { cancelCode: string; message?: string }, at: string) {
+  const code = await requireCancelCode(db, supplierId, input.cancelCode, 'STORE');
+  await db.transaction().execute(async (trx) => {
+    const [row] = await repo.lockOrders(trx, supplierId, [orderId]);
+    const state = rules.cancel(
+      { status: row!.status, products: row!.products as rules.OrderLine[], deliveryDate: row!.delivery_date, cancellation: null, history: row!.history as rules.HistoryEntry[] },
+      'STORE',
+      { code: code.code, reason: code.reason, message: input.message ?? null },
+      at,
+    );
+    await repo.saveChanges(trx, supplierId, [
+      { id: orderId, status: state.status, products: state.products, delivery_date: state.deliveryDate, cancellation: state.cancellation, history: state.history },
+    ]);
+    const updated = (await repo.findOrder(trx, supplierId, orderId))!;
+    await recordEvent(trx, { supplierId, type: 'order.cancelled', orderingKey: `order:${orderId}`, body: orderView(updated) });
+  });
 }

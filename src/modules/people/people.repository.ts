@@ -1,38 +1,64 @@
-import { sql, type Transaction } from 'kysely';
+// People are sign-in accounts: each phone and email on a person was proven with a code
+// sent to it (or carried over by migration 0011, one identifier per person). Nothing a
+// supplier sends writes here.
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import type { IdentifierKind } from './people.service.ts';
 
-export async function findByPhoneOrEmail(trx: Transaction<DB>, phone: string | undefined, email: string | undefined) {
-  if (!phone && !email) return [];
-  return trx
-    .selectFrom('people')
-    .selectAll()
-    .where((eb) => eb.or([...(phone ? [eb('phone', '=', phone)] : []), ...(email ? [eb('email', '=', email)] : [])]))
-    .execute();
+type Executor = Kysely<DB> | Transaction<DB>;
+const columnOf = (kind: IdentifierKind) => (kind === 'phone' ? 'phone' : 'email');
+
+export async function findByIdentifier(db: Executor, kind: IdentifierKind, identifier: string) {
+  return db.selectFrom('people').select(['id', 'phone', 'email']).where(columnOf(kind), '=', identifier).executeTakeFirst();
 }
 
-/** Undefined when someone else holds the phone or the email by now (a concurrent insert won). */
-export async function insertPerson(trx: Transaction<DB>, person: { phone: string | null; email: string | null; name: string | null }) {
-  return trx
+/** True when a person or some store membership names the identifier (someone to send a code to). */
+export async function isKnown(db: Executor, kind: IdentifierKind, identifier: string): Promise<boolean> {
+  const column = columnOf(kind);
+  const row = await sql<{ known: boolean }>`select exists (select 1 from people where ${sql.ref(column)} = ${identifier})
+      or exists (select 1 from store_users where ${sql.ref(column)} = ${identifier}) as known`.execute(db);
+  return Boolean(row.rows[0]?.known);
+}
+
+/** The person of the identifier, created when new (a concurrent creation wins and is read back). */
+export async function findOrCreate(trx: Transaction<DB>, kind: IdentifierKind, identifier: string): Promise<number> {
+  const inserted = await trx
     .insertInto('people')
-    .values(person)
+    .values(kind === 'phone' ? { phone: identifier } : { email: identifier })
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
+  if (inserted) return inserted.id;
+  return (await findByIdentifier(trx, kind, identifier))!.id;
+}
+
+export async function lockPerson(trx: Transaction<DB>, id: number) {
+  return trx.selectFrom('people').select(['id', 'phone', 'email']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function lockHolder(trx: Transaction<DB>, kind: IdentifierKind, identifier: string) {
+  return trx.selectFrom('people').select(['id', 'phone', 'email']).where(columnOf(kind), '=', identifier).forUpdate().executeTakeFirst();
+}
+
+export async function clearIdentifier(trx: Transaction<DB>, id: number, kind: IdentifierKind) {
+  await trx.updateTable('people').set({ [columnOf(kind)]: null, updated_at: sql`now()` }).where('id', '=', id).execute();
+}
+
+export async function setIdentifier(trx: Transaction<DB>, id: number, kind: IdentifierKind, identifier: string) {
+  await trx.updateTable('people').set({ [columnOf(kind)]: identifier, updated_at: sql`now()` }).where('id', '=', id).execute();
 }
 
 /**
- * Adds a phone or email the person lacks when nobody holds it, and a name when they have
- * none: what one supplier sends never overwrites what the person already has.
+ * Folds person `from` into `into`: what `from` did (notification reads, orders placed,
+ * tickets opened, pending codes) becomes `into`'s, and `from` is deleted.
  */
-export async function completePerson(trx: Transaction<DB>, id: number, input: { phone?: string; email?: string; name?: string }) {
-  await trx
-    .updateTable('people')
-    .set({
-      phone: sql`coalesce(phone, (select ${input.phone ?? null}::text where not exists (select 1 from people o where o.phone = ${input.phone ?? null})))`,
-      email: sql`coalesce(email, (select ${input.email ?? null}::text where not exists (select 1 from people o where o.email = ${input.email ?? null})))`,
-      name: sql`coalesce(name, ${input.name ?? null})`,
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', id)
-    .execute();
+export async function mergeInto(trx: Transaction<DB>, from: number, into: number) {
+  await sql`insert into notification_reads (supplier_id, notification_id, person_id, read_at)
+      select supplier_id, notification_id, ${into}, read_at from notification_reads where person_id = ${from}
+      on conflict do nothing`.execute(trx);
+  await trx.deleteFrom('notification_reads').where('person_id', '=', from).execute();
+  await trx.updateTable('orders').set({ placed_by: into }).where('placed_by', '=', from).execute();
+  await trx.updateTable('tickets').set({ opened_by: into }).where('opened_by', '=', from).execute();
+  await trx.deleteFrom('sign_in_codes').where('person_id', '=', from).execute();
+  await trx.deleteFrom('people').where('id', '=', from).execute();
 }

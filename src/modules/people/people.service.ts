@@ -1,59 +1,48 @@
-// A store user is one person of the platform, found by phone or by email, who may
-// belong to stores of several suppliers. Phone and email are each unique across people.
+// A person is a sign-in account of the store app. Each phone and email on it was proven
+// by a code sent there; store memberships (store_users) only name phones and emails, and
+// a person reaches the memberships that name one of theirs. See ../store-app/README.md.
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { AppError } from '../../lib/errors.ts';
 import * as repo from './people.repository.ts';
 
-export interface PersonInput {
-  phone?: string;
-  email?: string;
-  name?: string;
+export type IdentifierKind = 'phone' | 'email';
+
+export interface Identifier {
+  kind: IdentifierKind;
+  /** E.164 for a phone; lower case for an email. */
+  value: string;
+}
+
+/** Whether a person or a store membership names this identifier (someone may sign in with it). */
+export const isKnownIdentifier = (db: Parameters<typeof repo.isKnown>[0], kind: IdentifierKind, identifier: string) => repo.isKnown(db, kind, identifier);
+
+/**
+ * The person signing in with an identifier someone names: created at its first sign-in.
+ * Undefined when nobody names it (no person, no membership).
+ */
+export async function personSigningIn(trx: Transaction<DB>, id: Identifier): Promise<number | undefined> {
+  if (!(await repo.isKnown(trx, id.kind, id.value))) return undefined;
+  return repo.findOrCreate(trx, id.kind, id.value);
 }
 
 /** Emails are matched without regard to case; phones are E.164 already. */
 export const normaliseEmail = (email: string | undefined) => email?.trim().toLowerCase();
 
 /**
- * The person an input names: by phone first, else by email. Never an error: an input
- * whose phone and email belong to two people names the phone's person, so no answer
- * tells a supplier what another supplier registered.
+ * Gives the proven identifier to the person. A person has at most one phone and one
+ * email: a new one of the same kind replaces theirs. When another person held it, they
+ * lose it (the caller just proved it is theirs); a person left with nothing is the same
+ * human, so they are merged into this one.
  */
-async function matchPerson(trx: Transaction<DB>, phone: string | undefined, email: string | undefined) {
-  const found = await repo.findByPhoneOrEmail(trx, phone, email);
-  return (phone ? found.find((p) => p.phone === phone) : undefined) ?? found.find((p) => p.email === email);
-}
-
-/**
- * Finds the person by phone or email, creating them when new. A phone or email the
- * person lacks is added to them when nobody else holds it, so they can sign in with it.
- */
-export async function findOrCreatePerson(trx: Transaction<DB>, input: PersonInput): Promise<number> {
-  const email = normaliseEmail(input.email);
-  // Two requests (two stores, two suppliers) may bring the same new person at once: the
-  // insert that loses the race does nothing, and the person is matched again.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const person = await matchPerson(trx, input.phone, email);
-    if (person) {
-      await repo.completePerson(trx, person.id, { phone: input.phone, email, name: input.name });
-      return person.id;
-    }
-    const taken = await repo.findByPhoneOrEmail(trx, input.phone, email);
-    const created = await repo.insertPerson(trx, {
-      phone: input.phone ?? null,
-      email: email && !taken.some((p) => p.email === email) ? email : null,
-      name: input.name ?? null,
-    });
-    if (created) return created.id;
+export async function attachProvenIdentifier(trx: Transaction<DB>, personId: number, id: Identifier): Promise<void> {
+  const person = await repo.lockPerson(trx, personId);
+  if (!person) throw new AppError('UNAUTHENTICATED', 'this person no longer exists');
+  const holder = await repo.lockHolder(trx, id.kind, id.value);
+  if (holder && holder.id !== personId) {
+    const other = id.kind === 'phone' ? holder.email : holder.phone;
+    if (other === null) await repo.mergeInto(trx, holder.id, personId);
+    else await repo.clearIdentifier(trx, holder.id, id.kind);
   }
-  throw new Error('a person could be neither matched nor created');
-}
-
-/** The people the inputs name, as adding them would match them; inputs that match no one are skipped. */
-export async function findPeople(trx: Transaction<DB>, inputs: PersonInput[]): Promise<number[]> {
-  const ids = new Set<number>();
-  for (const input of inputs) {
-    const person = await matchPerson(trx, input.phone, normaliseEmail(input.email));
-    if (person) ids.add(person.id);
-  }
-  return [...ids];
+  if (!holder || holder.id !== personId) await repo.setIdentifier(trx, personId, id.kind, id.value);
 }

@@ -1,22 +1,18 @@
-// POST /batch/pricelist: four actions, removes first (endpoints.md). Each run of items is
+// POST /batch/pricelist: four actions, removes first (docs/conventions.md). Each run of items is
 // resolved with one lookup per kind of reference and written with one statement.
 import type { Transaction } from 'kysely';
+import type { Static } from 'typebox';
 import type { DB } from '../../db/types.ts';
-import { completed, failed, keyOf, lastPerKey, storeNotKnownYet, type BatchAction, type BatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, failed, keyOf, lastPerKey, storeNotKnownYet, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { productIds } from '../catalog/catalog.repository.ts';
 import { existingStoreCodes } from '../stores/stores.repository.ts';
 import * as repo from './pricelists.repository.ts';
+import { PriceEntryRemoval, PriceListBatchBody, PriceListStoreLink } from './pricelists.schemas.ts';
 
-interface Entry {
-  priceListInternalCode: string;
-  productInternalCode: string;
-  units?: number;
-  price?: number;
-}
-interface StoreLink {
-  priceListInternalCode: string;
-  storeInternalCode: string;
-}
+/** An entry of upsert.products (units and price required) or remove.products (units optional). */
+type Entry = Static<typeof PriceEntryRemoval>;
+type StoreLink = Static<typeof PriceListStoreLink>;
+const action = actionFor(PriceListBatchBody);
 
 const unknownList = (code: string) => failed('UNKNOWN_PRICE_LIST', `price list ${code} does not exist`);
 const unknownProduct = (code: string) => failed('UNKNOWN_PRODUCT', `product ${code} does not exist`);
@@ -49,14 +45,14 @@ const linkKey = (i: StoreLink) => keyOf('store', i.storeInternalCode);
  */
 const lastWasNew = new Map<number, boolean>();
 
-const upsertProducts: BatchAction<Entry> = {
+const upsertProducts = action({
   name: 'upsert.products',
-  select: (body) => body?.upsert?.products,
-  code: entryCode,
-  key: entryKey,
+  select: (body) => body.upsert?.products,
+  code: (i) => entryCode(i),
+  key: (i) => entryKey(i),
   async apply(trx, supplierId, items) {
     // Codes name one row each, so the last item per codes is the last per row.
-    const rows = items.map((i) => ({ list: i.priceListInternalCode, product: i.productInternalCode, units: i.units!, price: i.price! }));
+    const rows = items.map((i) => ({ list: i.priceListInternalCode, product: i.productInternalCode, units: i.units, price: i.price }));
     const written = await repo.upsertEntriesByCode(trx, supplierId, lastPerKey(rows, (r) => keyOf(r.list, r.product, r.units)), lastWasNew.get(supplierId) ?? true);
     lastWasNew.set(supplierId, written.allNew);
     const { unknownLists, unknownProducts } = written;
@@ -64,11 +60,11 @@ const upsertProducts: BatchAction<Entry> = {
       unknownLists.has(i.priceListInternalCode) ? unknownList(i.priceListInternalCode) : unknownProducts.has(i.productInternalCode) ? unknownProduct(i.productInternalCode) : completed,
     );
   },
-};
+});
 
-const removeProducts: BatchAction<Entry> = {
+const removeProducts = action({
   name: 'remove.products',
-  select: (body) => body?.remove?.products,
+  select: (body) => body.remove?.products,
   code: entryCode,
   key: entryKey,
   async apply(trx, supplierId, items) {
@@ -77,16 +73,16 @@ const removeProducts: BatchAction<Entry> = {
     await repo.deleteEntries(trx, supplierId, rows);
     return resolved.map((r) => r.outcome);
   },
-};
+});
 
 async function resolveLinks(trx: Transaction<DB>, supplierId: number, items: StoreLink[]) {
   const lists = await repo.priceListIds(trx, supplierId, unique(items.map((i) => i.priceListInternalCode)));
   return items.map((item) => ({ item, l: lists.get(item.priceListInternalCode) }));
 }
 
-const upsertStores: BatchAction<StoreLink> = {
+const upsertStores = action({
   name: 'upsert.stores',
-  select: (body) => body?.upsert?.stores,
+  select: (body) => body.upsert?.stores,
   code: linkCode,
   key: linkKey,
   async apply(trx, supplierId, items) {
@@ -100,11 +96,11 @@ const upsertStores: BatchAction<StoreLink> = {
       return storeNotKnownYet(item.storeInternalCode);
     });
   },
-};
+});
 
-const removeStores: BatchAction<StoreLink> = {
+const removeStores = action({
   name: 'remove.stores',
-  select: (body) => body?.remove?.stores,
+  select: (body) => body.remove?.stores,
   code: linkCode,
   key: linkKey,
   async apply(trx, supplierId, items) {
@@ -116,9 +112,11 @@ const removeStores: BatchAction<StoreLink> = {
     );
     return resolved.map(({ item, l }) => (l === undefined ? unknownList(item.priceListInternalCode) : completed));
   },
-};
+});
 
-export const priceListBatchKind: BatchKind = {
+export const priceListBatchKind = defineBatchKind({
   endpoint: '/batch/pricelist',
-  actions: [removeProducts, removeStores, upsertProducts, upsertStores],
-};
+  body: PriceListBatchBody,
+  route: { scope: 'supplier/pricelist.bulkwrite', tags: ['price lists'], summary: 'Upsert and remove prices and store links in bulk (asynchronous)' },
+  actions: () => [removeProducts, removeStores, upsertProducts, upsertStores],
+});

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { textArray, textIn } from '../../db/sql.ts';
+import { containsText, textArray, textIn, byCode } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -22,19 +22,83 @@ export async function findPriceList(db: Kysely<DB>, supplierId: number, code: st
     .executeTakeFirst();
 }
 
-/** Codes sort by their bytes, the same order on every database whatever its locale. */
-const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
 
+/** Every price of a list, with its product's id and code, by code then units. */
 export async function listEntries(db: Kysely<DB>, supplierId: number, priceListId: number) {
   return db
     .selectFrom('price_entries as e')
     .innerJoin('products as p', 'p.id', 'e.product_id')
-    .select(['p.internal_code', 'e.units', 'e.price'])
+    .select(['e.product_id', 'p.internal_code', 'e.units', 'e.price'])
     .where('e.supplier_id', '=', supplierId)
     .where('e.price_list_id', '=', priceListId)
     .orderBy(byCode('p.internal_code'))
     .orderBy('e.units')
     .execute();
+}
+
+/** A page of the supplier's price lists by code, with how many stores each serves. */
+export async function listPriceLists(db: Kysely<DB>, supplierId: number, f: { search?: string; enabled?: boolean; take: number; page: number }) {
+  let base = db.selectFrom('price_lists as l').where('l.supplier_id', '=', supplierId);
+  if (f.search) base = base.where(containsText(['l.internal_code', 'l.name'], f.search));
+  if (f.enabled !== undefined) base = base.where('l.enabled', '=', f.enabled);
+  const [rows, count] = await Promise.all([
+    base
+      .select(['l.internal_code', 'l.name', 'l.enabled', 'l.created_at', 'l.updated_at'])
+      .select((eb) =>
+        eb.selectFrom('price_list_stores as x').select(sql<number>`count(*)::int`.as('n')).whereRef('x.price_list_id', '=', 'l.id').as('store_count'),
+      )
+      .orderBy(byCode('l.internal_code'))
+      .limit(f.take)
+      .offset((f.page - 1) * f.take)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+export interface EntryPageFilter {
+  search?: string;
+  take: number;
+  page: number;
+  /** Start after this (product code, units) instead of at the page's offset. */
+  after?: readonly [string, number];
+}
+
+/**
+ * A page of one list's entries by product code (bytes), then units. Index-backed: the
+ * list's products are walked in code order on products_code_c (migration 0020) and each
+ * one's entries read from the entries' primary key, so a page costs its own rows, never a
+ * sort of the whole list. By offset that walk still passes the skipped rows; from a
+ * cursor (`after`) it starts at the cursor, the same cost at any depth. The total counts
+ * the list's primary key alone unless a search needs the products' names. One row more
+ * than the page is read, to know whether another page follows.
+ */
+export async function listEntriesPage(db: Kysely<DB>, supplierId: number, priceListId: number, f: EntryPageFilter) {
+  const code = sql<string>`p.internal_code collate "C"`;
+  let base = db
+    .selectFrom('price_entries as e')
+    .innerJoin('products as p', 'p.id', 'e.product_id')
+    .where('e.supplier_id', '=', supplierId)
+    .where('e.price_list_id', '=', priceListId)
+    .where('p.supplier_id', '=', supplierId);
+  if (f.search) base = base.where(containsText(['p.internal_code', 'p.name'], f.search));
+  let rows = base.select(['p.internal_code', 'p.name', 'e.units', 'e.price', 'e.updated_at']).orderBy(code).orderBy('e.units').limit(f.take + 1);
+  if (f.after) {
+    const [afterCode, afterUnits] = f.after;
+    // Written as `code >= c and (code > c or units > u)`: the first half is the index's range.
+    rows = rows.where(code, '>=', afterCode).where((eb) => eb.or([eb(code, '>', afterCode), eb('e.units', '>', afterUnits)]));
+  } else {
+    rows = rows.offset((f.page - 1) * f.take);
+  }
+  const count = f.search
+    ? base.select(sql<number>`count(*)::int`.as('n'))
+    : db
+        .selectFrom('price_entries')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('supplier_id', '=', supplierId)
+        .where('price_list_id', '=', priceListId);
+  const [data, total] = await Promise.all([rows.execute(), count.executeTakeFirstOrThrow()]);
+  return { rows: data, total: total.n };
 }
 
 export async function listStoreLinks(db: Kysely<DB>, supplierId: number, priceListId: number) {

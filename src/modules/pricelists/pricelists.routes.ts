@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
-import { BatchAccepted, CodeParams, problems } from '../../http/common.schemas.ts';
+import { CodeParams, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { batchLimits, submitBatch } from '../batch/batch.service.ts';
-import { priceListBatchKind } from './pricelists.batch.ts';
-import { CreatePriceList, PriceList, PriceListBatchBody, PriceListStatusBody, PriceListSummary } from './pricelists.schemas.ts';
-import { createPriceList, getPriceList, setPriceListStatus } from './pricelists.service.ts';
+import {
+  CreatePriceList,
+  PriceEntryPage,
+  PriceEntryQuery,
+  PriceList,
+  PriceListListQuery,
+  PriceListPage,
+  PriceListStatusBody,
+  PriceListSummary,
+} from './pricelists.schemas.ts';
+import { createPriceList, getPriceList, listPriceEntries, listPriceLists, setPriceListStatus } from './pricelists.service.ts';
+import { audited } from '../../http/audit.ts';
 
 const tags = ['price lists'];
 
@@ -13,14 +21,14 @@ export const priceListRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post('/pricelist', {
-      config: { auth: 'supplier', scope: 'supplier/pricelist.write' },
+      config: { auth: 'supplier', scope: 'supplier/pricelist.write', audit: 'pricelist' },
       schema: {
         tags,
         summary: 'Create a price list (an existing code answers 404 ALREADY_EXISTS)',
         body: CreatePriceList,
         response: { 200: PriceList, ...problems(400, 401, 403, 404, 409) },
       },
-      handler: (request) => createPriceList(deps.db, supplierOf(request).supplierId, request.body),
+      handler: (request) => audited(deps, request, (db) => createPriceList(db, supplierOf(request).supplierId, request.body)),
     });
 
     app.get('/pricelist/:code', {
@@ -29,8 +37,31 @@ export const priceListRoutes =
       handler: (request) => getPriceList(deps.db, supplierOf(request).supplierId, request.params.code),
     });
 
+    app.get('/pricelist', {
+      config: { auth: 'supplier', scope: 'supplier/pricelist.read' },
+      schema: {
+        tags,
+        summary: 'Price lists by code, without their prices (see /pricelist/{code}/entries); search in code and name',
+        querystring: PriceListListQuery,
+        response: { 200: PriceListPage, ...problems(400, 401, 403) },
+      },
+      handler: (request) => listPriceLists(deps.db, supplierOf(request).supplierId, request.query),
+    });
+
+    app.get('/pricelist/:code/entries', {
+      config: { auth: 'supplier', scope: 'supplier/pricelist.read' },
+      schema: {
+        tags,
+        summary: "A price list's prices by product code, then units; by page, or after a cursor (`next`) at the same cost at any depth",
+        params: CodeParams,
+        querystring: PriceEntryQuery,
+        response: { 200: PriceEntryPage, ...problems(400, 401, 403, 404) },
+      },
+      handler: (request) => listPriceEntries(deps.db, supplierOf(request).supplierId, request.params.code, request.query),
+    });
+
     app.put('/pricelist/:code/status', {
-      config: { auth: 'supplier', scope: 'supplier/pricelist.write' },
+      config: { auth: 'supplier', scope: 'supplier/pricelist.write', audit: 'pricelist' },
       schema: {
         tags,
         summary: 'Enable or disable a price list',
@@ -38,20 +69,6 @@ export const priceListRoutes =
         body: PriceListStatusBody,
         response: { 200: PriceListSummary, ...problems(400, 401, 403, 404) },
       },
-      handler: (request) => setPriceListStatus(deps.db, supplierOf(request).supplierId, request.params.code, request.body.enabled),
-    });
-
-    app.post('/batch/pricelist', {
-      config: { auth: 'supplier', scope: 'supplier/pricelist.bulkwrite', batch: true },
-      schema: {
-        tags,
-        summary: 'Upsert and remove prices and store links in bulk (asynchronous)',
-        body: PriceListBatchBody,
-        response: { 202: BatchAccepted, ...problems(401, 402, 403, 409, 413, 415) },
-      },
-      handler: async (request, reply) => {
-        const accepted = await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, priceListBatchKind, request.body, deps.workAccepted);
-        return reply.code(202).send(accepted);
-      },
+      handler: (request) => audited(deps, request, (db) => setPriceListStatus(db, supplierOf(request).supplierId, request.params.code, request.body.enabled)),
     });
   };

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Money, Name, Nullable, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Money, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Units } from '../../http/common.schemas.ts';
 
 export const CreatePriceList = Type.Object({ internalCode: Code(), name: Type.Optional(Name()) });
 export const PriceListStatusBody = Type.Object({ enabled: Type.Boolean() });
@@ -19,18 +19,17 @@ export const PriceEntryRemoval = Type.Object({
 });
 export const PriceListStoreLink = Type.Object({ priceListInternalCode: Code(), storeInternalCode: Code() });
 
-const MAX = 50_000;
 export const PriceListBatchBody = Type.Object({
   upsert: Type.Optional(
     Type.Object({
-      products: Type.Optional(Type.Array(PriceEntry, { maxItems: MAX })),
-      stores: Type.Optional(Type.Array(PriceListStoreLink, { maxItems: MAX })),
+      products: Type.Optional(Type.Array(PriceEntry)),
+      stores: Type.Optional(Type.Array(PriceListStoreLink)),
     }),
   ),
   remove: Type.Optional(
     Type.Object({
-      products: Type.Optional(Type.Array(PriceEntryRemoval, { maxItems: MAX })),
-      stores: Type.Optional(Type.Array(PriceListStoreLink, { maxItems: MAX })),
+      products: Type.Optional(Type.Array(PriceEntryRemoval)),
+      stores: Type.Optional(Type.Array(PriceListStoreLink)),
     }),
   ),
 });
@@ -47,4 +46,37 @@ export const PriceList = Type.Object({
   stores: Type.Array(Type.Object({ priceListInternalCode: Type.String(), storeInternalCode: Type.String() })),
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
+});
+
+export const PriceListListQuery = Type.Object({ ...SearchQuery, enabled: Type.Optional(Type.Boolean()), ...PageQuery });
+export const PriceListListItem = Type.Object({
+  internalCode: Type.String(),
+  name: Nullable(Type.String()),
+  enabled: Type.Boolean(),
+  storeCount: Type.Integer({ description: 'stores assigned to the list (links to stores not created yet included)' }),
+  createdAt: Timestamp(),
+  updatedAt: Timestamp(),
+});
+export const PriceListPage = Page(PriceListListItem);
+
+export const PriceEntryQuery = Type.Object({
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "part of the product's code or name, case-insensitive" })),
+  ...PageQuery,
+  after: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 600,
+      description: "the `next` of a previous answer: the page after it, read from an index at the same cost at any depth (then `page` is only echoed back)",
+    }),
+  ),
+});
+export const PriceEntryPage = Type.Object({
+  data: Type.Array(
+    Type.Object({ productInternalCode: Type.String(), productName: Type.String(), units: Type.Integer(), price: Type.Number(), updatedAt: Timestamp() }),
+  ),
+  page: Type.Integer(),
+  take: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+  next: Nullable(Type.String({ description: 'send as `after` for the following page; null on the last page' })),
 });

@@ -1,4 +1,4 @@
-// Bonuses (pricing.md §5): what each bonus promotion earns, whether its gift can be given,
+// Bonuses (src/modules/pricing/README.md): what each bonus promotion earns, whether its gift can be given,
 // and how far the next step is. Bonuses never conflict and never change a total.
 import type { MoneyContext } from './pricing.discounts.ts';
 import { cmpRatio, floorDiv, promotionProducts, ratioOf, ratioToNumber, subRatio, type Participant, type Ratio } from './pricing.measure.ts';

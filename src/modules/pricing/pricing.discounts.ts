@@ -1,4 +1,4 @@
-// Discounts (pricing.md §4): each promotion's tier and line discounts, the fixed-amount
+// Discounts (src/modules/pricing/README.md): each promotion's tier and line discounts, the fixed-amount
 // split by largest remainder, and the one-discount-per-line conflict resolution.
 import {
   compareCodes,

@@ -1,4 +1,4 @@
-// The pricing engine (pricing.md): one pure function from a store's context, the
+// The pricing engine (src/modules/pricing/README.md): one pure function from a store's context, the
 // promotions, today's date and the cart to priced lines, discounts, rewards, totals and
 // the preview's hints. No I/O, no clock, no database; invariants in README.md.
 import { resolveBonuses, type GiftCheck } from './pricing.bonuses.ts';
@@ -54,7 +54,7 @@ function indexCatalog(input: PricingInput): Catalog {
 const isUnavailable = (catalog: Catalog, code: string, units: number) =>
   catalog.unavailableProducts.has(code) || catalog.unavailableSizes.has(keyOf(code, units));
 
-/** The first failing check, in the order of pricing.md's table; undefined for a priced line. */
+/** The first failing check, in the order src/modules/pricing/README.md gives; undefined for a priced line. */
 function lineError(catalog: Catalog, line: CartLine): LineErrorCode | undefined {
   const enabled = catalog.enabled.get(line.productInternalCode);
   if (enabled === undefined) return 'UNKNOWN_PRODUCT';
@@ -83,7 +83,7 @@ function mergeCart(cart: readonly CartLine[]): CartLine[] {
   return merged;
 }
 
-/** Enabled, today within start..end (both included), and visible to the store (pricing.md §2). */
+/** Enabled, today within start..end (both included), and visible to the store (src/modules/pricing/README.md). */
 function takesPart(promo: PricingPromotion, today: string, visibleGroupers: ReadonlySet<string>): boolean {
   // YYYY-MM-DD strings compare as the dates they name.
   if (!promo.enabled || today < promo.start || today > promo.end) return false;
@@ -98,8 +98,8 @@ function visibleGroupersOf(input: Pick<PricingInput, 'groupers' | 'store'>): Rea
   return new Set(input.store.promotionGrouperCodes.filter((code) => enabledGroupers.has(code)));
 }
 
-/** The promotions that take part for the store today (pricing.md §2), whatever the cart. */
-export function promotionsTakingPart(input: Pick<PricingInput, 'today' | 'groupers' | 'store' | 'promotions'>): PricingPromotion[] {
+/** The promotions that take part for the store today (src/modules/pricing/README.md), whatever the cart. */
+export function promotionsTakingPart<P extends PricingPromotion>(input: Pick<PricingInput, 'today' | 'groupers' | 'store'> & { promotions: readonly P[] }): P[] {
   const visible = visibleGroupersOf(input);
   return input.promotions.filter((promo) => takesPart(promo, input.today, visible));
 }

@@ -1,4 +1,4 @@
-// Exact arithmetic for the engine and what a promotion measures (pricing.md §3).
+// Exact arithmetic for the engine and what a promotion measures (src/modules/pricing/README.md).
 //
 // Money: a line's subtotal is computed with decimal.js (price × quantity, rounded to the
 // currency once, half away from zero). From there on every amount is a whole number of
@@ -137,17 +137,30 @@ export interface Participant {
   readonly amountMinor: bigint;
 }
 
-/** The tier with min ≤ measure ≤ max (no max: unbounded); in a gap or below the first, none. */
+/** The tier with min ≤ measure ≤ max (no max: below the next tier's min; the highest, unbounded); in a gap or below the first, none. */
 export function tierFor<T extends { min: number; max?: number | null }>(tiers: readonly T[], measure: Ratio): T | undefined {
   let found: T | undefined;
   for (const tier of tiers) {
     if (cmpRatio(measure, ratioOf(tier.min)) < 0) continue;
-    if (tier.max !== undefined && tier.max !== null && cmpRatio(measure, ratioOf(tier.max)) > 0) continue;
+    if (tier.max !== undefined && tier.max !== null) {
+      if (cmpRatio(measure, ratioOf(tier.max)) > 0) continue;
+    } else {
+      // Without max, a tier runs up to the next tier's min, excluded; the highest is open.
+      const next = nextMin(tiers, tier.min);
+      if (next !== undefined && cmpRatio(measure, ratioOf(next)) >= 0) continue;
+    }
     // Valid promotions have tiers that never overlap; if they did, the highest min wins
     // so the answer does not depend on the order the tiers were written in.
     if (found === undefined || tier.min > found.min) found = tier;
   }
   return found;
+}
+
+/** The lowest min of the tiers above `min`, if any. */
+function nextMin(tiers: readonly { min: number }[], min: number): number | undefined {
+  let next: number | undefined;
+  for (const tier of tiers) if (tier.min > min && (next === undefined || tier.min < next)) next = tier.min;
+  return next;
 }
 
 /** The tier with the lowest min above the measure: the next one the cart could reach. */

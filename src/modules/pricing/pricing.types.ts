@@ -1,10 +1,12 @@
-// The pricing engine's input and output (pricing.md). The input is what the service reads
+// The pricing engine's input and output (src/modules/pricing/README.md). The input is what the service reads
 // from the database for one store and one cart; each field is named as in
 // pricing-examples.json so an example feeds the engine as it is. Money is a JSON number
 // with at most 4 decimals, as the API takes it; the engine never does float arithmetic
 // on it (it parses each number into an exact decimal).
+import type { Static } from 'typebox';
+import type * as promotions from '../promotions/promotions.schemas.ts';
+import type * as schemas from './pricing.schemas.ts';
 
-export type PromotionType = 'DISCOUNT_SIMPLE' | 'DISCOUNT_MULTIPLE' | 'BONUS_INDIVIDUAL' | 'BONUS_CROSSED';
 
 /** A product as pricing sees it. A cart line or gift whose code is not listed is unknown. */
 export interface PricingProduct {
@@ -47,57 +49,36 @@ export interface PricingStore {
   dropSize?: number | null;
 }
 
-export interface PromotionProduct {
-  internalCode: string;
-  /** Packages-to-boxes ratio for counting (default 1, may be fractional). */
-  boxRatio?: number | null;
-}
-
+// The promotion: the promotions module's declaration (promotions.schemas.ts), as stored
+// (StoredPromotion) but taking what its bodies take too: products as an object or an
+// array, boxRatio and units left out (default 1), no grouper codes (every store sees it).
+// Fields pricing does not read (title, image...) may ride along.
+export type StoredPromotion = Static<typeof promotions.StoredPromotion>;
+export type PromotionType = StoredPromotion['type'];
+/** Packages-to-boxes ratio for counting: default 1, may be fractional. */
+export type PromotionProduct = Static<typeof promotions.PromotionProduct>;
 /** A discount tier; `max` absent means no upper bound. Exactly one of the two benefits. */
-export interface DiscountTier {
-  min: number;
-  max?: number | null;
-  discountPercentage?: number | null;
-  discountAmount?: number | null;
-}
-
-/** Quantity bonus: every `quantityRequired` (count) earns `quantityGiven` packages of `units`. */
-export interface BonusTier {
-  quantityRequired: number;
-  quantityGiven: number;
-  units?: number | null;
-  /** The gift, for BONUS_CROSSED. */
-  productInternalCode?: string | null;
-}
-
+export type DiscountTier = Static<typeof promotions.DiscountTier>;
+type Gift = Partial<Pick<Static<typeof promotions.AnyBonusTier>, 'productInternalCode'>>;
+/** Quantity bonus: every `quantityRequired` (count) earns `quantityGiven` packages of `units`; the gift for BONUS_CROSSED. */
+export type BonusTier = Static<typeof promotions.BonusTier> & Gift;
 /** Amount bonus: once the amount reaches `amountRequired`, `quantityGiven` packages, once per order. */
-export interface BonusTierCash {
-  amountRequired: number;
-  quantityGiven: number;
-  units?: number | null;
-  /** The gift, for BONUS_CROSSED. */
-  productInternalCode?: string | null;
-}
+export type BonusTierCash = Static<typeof promotions.BonusTierCash> & Gift;
 
-/** A promotion as the API takes it, plus `type`. Fields pricing does not read (title, image...) may ride along. */
-export interface PricingPromotion {
-  type: PromotionType;
-  internalCode: string;
-  name?: string;
-  enabled: boolean;
-  /** YYYY-MM-DD, included. */
-  start: string;
-  /** YYYY-MM-DD, included. */
-  end: string;
-  /** Absent, null or empty: visible to every store of the supplier. */
-  promotionGrouperCodes?: readonly string[] | null;
-  /** An object for simple discounts and individual bonuses; an array otherwise (both accepted everywhere). */
-  products: PromotionProduct | readonly PromotionProduct[];
-  discountTiersData?: readonly DiscountTier[] | null;
-  discountTiersDataCash?: readonly DiscountTier[] | null;
-  bonusTierData?: BonusTier | null;
-  bonusTierDataCash?: BonusTierCash | null;
-}
+export type PricingPromotion = Pick<StoredPromotion, 'type' | 'internalCode' | 'enabled' | 'start' | 'end'> &
+  Partial<Pick<StoredPromotion, 'name'>> & {
+    /** Absent, null or empty: visible to every store of the supplier. */
+    promotionGrouperCodes?: readonly string[] | null;
+    /** An object for simple discounts and individual bonuses; an array otherwise (both accepted everywhere). */
+    products: PromotionProduct | readonly PromotionProduct[];
+    discountTiersData?: readonly DiscountTier[];
+    discountTiersDataCash?: readonly DiscountTier[];
+    bonusTierData?: BonusTier;
+    bonusTierDataCash?: BonusTierCash;
+  };
+
+/** A promotion read from the database: both the stored view and the engine's input. */
+export type StoredPricingPromotion = StoredPromotion & PricingPromotion;
 
 /** A cart line: a whole number of packages (1 or more) of `units` of a product. */
 export interface CartLine {
@@ -126,113 +107,19 @@ export interface PricingInput {
 }
 
 // ---------------------------------------------------------------------------------------
-// Output. Field names are the contract's (pricing.md, "Examples file").
+// Output: the types of the schemas in pricing.schemas.ts (one declaration; the routes answer
+// them and openapi.json describes them). Field names are the contract's (those of the pricing examples, test/fixtures/pricing-examples.json).
 
-export type LineErrorCode =
-  | 'UNKNOWN_PRODUCT'
-  | 'PRODUCT_DISABLED'
-  | 'NO_PRICE_LIST'
-  | 'PRICE_LIST_DISABLED'
-  | 'NOT_PRICED'
-  | 'UNAVAILABLE';
-
-export interface PricedLineResult {
-  productInternalCode: string;
-  units: number;
-  quantity: number;
-  unitPrice: number;
-  subtotal: number;
-  discount: number;
-  total: number;
-}
-
-export interface FailedLineResult {
-  productInternalCode: string;
-  units: number;
-  quantity: number;
-  error: LineErrorCode;
-}
-
+export type LineErrorCode = Static<typeof schemas.LineErrorCode>;
+export type PricedLineResult = Static<typeof schemas.PricedLineResult>;
+export type FailedLineResult = Static<typeof schemas.FailedLineResult>;
 export type LineResult = PricedLineResult | FailedLineResult;
-
-export interface AppliedDiscount {
-  promoInternalCode: string;
-  /** The tier's percentage, or null for a fixed amount. */
-  appliedDiscountPercentage: number | null;
-  /** The sum of `products[].discountAmount`. */
-  appliedDiscountAmount: number;
-  /** The promotion's qualifying lines, in cart order. */
-  products: { internalCode: string; units: number; quantity: number; discountAmount: number }[];
-}
-
-export interface Reward {
-  promoInternalCode: string;
-  /** Packages given. */
-  quantity: number;
-  /** Always one product: the gift and its package size. */
-  products: { internalCode: string; units: number }[];
-}
-
-export interface MinimumOrder {
-  amount: number;
-  missing: number;
-}
-
-/** What one more step of a promotion takes and gives (pricing.md §7). */
-export interface NextTierHint {
-  promoInternalCode: string;
-  /** `count` for quantity tiers, `amount` for money tiers (`...Cash`). */
-  measure: 'count' | 'amount';
-  /** The measure now (a count that does not end in 4 decimals is rounded down). */
-  current: number;
-  /** Where the next tier starts. */
-  target: number;
-  /** `target − current` (a count rounded up at 4 decimals, so adding it is enough). */
-  missing: number;
-  /** The next tier's benefit; for a bonus, the total packages given once it is reached. */
-  gives:
-    | { discountPercentage: number }
-    | { discountAmount: number }
-    | { quantity: number; product: { internalCode: string; units: number } };
-}
-
-/** A discount promotion that qualified but lost its lines to larger ones (pricing.md §4). */
-export interface LostConflictHint {
-  promoInternalCode: string;
-  /** What it would have given had it been applied. */
-  discountAmount: number;
-  /** The applied promotions holding its lines, by code, each with the lines it holds. */
-  takenBy: { promoInternalCode: string; products: { internalCode: string; units: number }[] }[];
-}
-
-export type GiftRefusal = 'UNKNOWN_PRODUCT' | 'PRODUCT_DISABLED' | 'UNAVAILABLE';
-
-/** A bonus that was earned but cannot be given (pricing.md §5). */
-export interface GiftNotGivenHint {
-  promoInternalCode: string;
-  quantity: number;
-  product: { internalCode: string; units: number };
-  reason: GiftRefusal;
-}
-
-/** The preview's additions; each list sorted by `promoInternalCode`. */
-export interface PricingHints {
-  nextTiers: NextTierHint[];
-  lostConflicts: LostConflictHint[];
-  giftsNotGiven: GiftNotGivenHint[];
-}
-
-export interface PricingResult {
-  /** The cart's lines after merging, in the cart's order (first occurrence). */
-  lines: LineResult[];
-  /** Sorted by `promoInternalCode`. */
-  discounts: AppliedDiscount[];
-  /** Sorted by `promoInternalCode`. */
-  rewards: Reward[];
-  subtotal: number;
-  discountTotal: number;
-  total: number;
-  /** Null when there is no minimum or the total reaches it. */
-  minimumOrder: MinimumOrder | null;
-  hints: PricingHints;
-}
+export type AppliedDiscount = Static<typeof schemas.AppliedDiscount>;
+export type Reward = Static<typeof schemas.Reward>;
+export type MinimumOrder = Static<typeof schemas.MinimumOrder>;
+export type NextTierHint = Static<typeof schemas.NextTierHint>;
+export type LostConflictHint = Static<typeof schemas.LostConflictHint>;
+export type GiftRefusal = Static<typeof schemas.GiftRefusal>;
+export type GiftNotGivenHint = Static<typeof schemas.GiftNotGivenHint>;
+export type PricingHints = Static<typeof schemas.PricingHints>;
+export type PricingResult = Static<typeof schemas.PricedCart>;

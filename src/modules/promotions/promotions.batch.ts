@@ -3,13 +3,17 @@
 // (writePromotions), set-based; an item breaking a rule fails alone, with the code the
 // PUT would have answered.
 import type { PromotionType } from '../../db/types.ts';
-import { completed, type BatchAction, type BatchKind } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { failedItem, type PromotionBody } from './promotions.rules.ts';
+import { PromotionBatchBody } from './promotions.schemas.ts';
 import { removePromotions, writePromotions } from './promotions.service.ts';
+import { keepSentBranch } from './promotions.validation.ts';
 
-const removeAction: BatchAction<string> = {
+const action = actionFor(PromotionBatchBody);
+
+const removeAction = action({
   name: 'remove.internalCodes',
-  select: (body) => body?.remove?.internalCodes,
+  select: (body) => body.remove?.internalCodes,
   code: (code) => code,
   async apply(trx, supplierId, codes) {
     const removed = await removePromotions(trx, supplierId, [...new Set(codes)]);
@@ -19,13 +23,16 @@ const removeAction: BatchAction<string> = {
     return codes.map((code) => {
       const first = !seen.has(code);
       seen.add(code);
-      return first && removed.has(code) ? completed : { status: 'completed', message: `promotion ${code} does not exist; nothing to remove` };
+      return first && removed.has(code) ? completed : ({ status: 'completed', message: `promotion ${code} does not exist; nothing to remove` } satisfies ItemOutcome);
     });
   },
-};
+});
 
-function upsertAction(name: string, type: PromotionType, select: (body: any) => PromotionBody[] | undefined): BatchAction<PromotionBody> {
-  return {
+type Body = Parameters<Parameters<typeof action>[0]['select']>[0];
+
+/** Each node's items are its schema's static type, which writePromotions takes as a PromotionBody. */
+function upsertAction<Item extends PromotionBody>(name: string, type: PromotionType, select: (body: Body) => Item[] | undefined) {
+  return action({
     name,
     select,
     code: (item) => item.internalCode,
@@ -33,16 +40,25 @@ function upsertAction(name: string, type: PromotionType, select: (body: any) => 
       const problems = await writePromotions(trx, supplierId, type, items);
       return problems.map((p) => (p.length === 0 ? completed : failedItem(p)));
     },
-  };
+  });
 }
 
-export const promotionBatchKind: BatchKind = {
+export const promotionBatchKind = defineBatchKind({
   endpoint: '/batch/promotion',
-  actions: [
+  body: PromotionBatchBody,
+  route: {
+    scope: 'supplier/promotion.bulkwrite',
+    tags: ['promotions'],
+    summary: 'Upsert promotions of every type and remove promotions in bulk (asynchronous; removes first)',
+    errorHandler: keepSentBranch,
+  },
+  actions: () => [
     removeAction,
-    upsertAction('upsert.discount.simple', 'DISCOUNT_SIMPLE', (body) => body?.upsert?.discount?.simple),
-    upsertAction('upsert.discount.multiple', 'DISCOUNT_MULTIPLE', (body) => body?.upsert?.discount?.multiple),
-    upsertAction('upsert.bonus.individual', 'BONUS_INDIVIDUAL', (body) => body?.upsert?.bonus?.individual),
-    upsertAction('upsert.bonus.crossed', 'BONUS_CROSSED', (body) => body?.upsert?.bonus?.crossed),
+    upsertAction('upsert.discount.simple', 'DISCOUNT_SIMPLE', (body) => body.upsert?.discount?.simple),
+    upsertAction('upsert.discount.multiple', 'DISCOUNT_MULTIPLE', (body) => body.upsert?.discount?.multiple),
+    upsertAction('upsert.bonus.individual', 'BONUS_INDIVIDUAL', (body) => body.upsert?.bonus?.individual),
+    upsertAction('upsert.bonus.crossed', 'BONUS_CROSSED', (body) => body.upsert?.bonus?.crossed),
   ],
-};
+  // An image of a promotion is registered by writePromotions.
+  wakesImages: true,
+});

@@ -1,12 +1,10 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, PromotionsTable } from '../../db/types.ts';
-import { compiledOnce, idIn, textIn } from '../../db/sql.ts';
+import { compiledOnce, idIn, textIn, byCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-/** Codes sort by their bytes, the same order on every database whatever its locale. */
-const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
 
 /** A promotion to write: the table's columns, keyed by `code`, with its tier field as sent. */
 export type PromotionRow = Omit<Selectable<PromotionsTable>, 'id' | 'supplier_id' | 'internal_code' | 'tiers' | 'created_at' | 'updated_at'> & {

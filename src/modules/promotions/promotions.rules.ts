@@ -1,10 +1,12 @@
-// The rules a promotion must meet beyond its schema (endpoints.md, "Promotions"): between
+// The rules a promotion must meet beyond its schema (openapi.json; rules in this module's README): between
 // fields (dates, exclusive tier fields, tiers) and references (products, gift, groupers).
 // The PUT endpoints and the batch apply both run these, so a rule reads the same way
 // in a 400 and in a failed batch item. Pure: references are resolved by the caller.
+import type { Static } from 'typebox';
 import type { PromotionTierKind, PromotionType } from '../../db/types.ts';
 import { AppError, type ErrorCode, type FieldError } from '../../lib/errors.ts';
 import { failed, type ItemOutcome } from '../batch/batch.kinds.ts';
+import type { AnyPromotionBody } from './promotions.schemas.ts';
 
 /** One problem; it may point at several fields (both of two exclusive fields). */
 export interface RuleProblem {
@@ -13,44 +15,14 @@ export interface RuleProblem {
   pointers: string[];
 }
 
-interface ProductEntry {
-  internalCode: string;
-  boxRatio?: number;
-}
-interface Tier {
-  min: number;
-  max?: number;
-  discountPercentage?: number;
-  discountAmount?: number;
-}
-interface BonusTier {
-  quantityRequired?: number;
-  amountRequired?: number;
-  quantityGiven: number;
-  units?: number;
-  productInternalCode?: string;
-}
-
 /**
- * A promotion body of any type, as its schema let it through. The PUT routes hand each
- * schema's static type to a function taking this, so the compiler keeps the two in step.
+ * A promotion body of any type, as its schema let it through (promotions.schemas.ts). The
+ * PUT routes hand each schema's static type to a function taking this, so the compiler
+ * keeps the two in step.
  */
-export interface PromotionBody {
-  internalCode: string;
-  name: string;
-  title?: string | null;
-  description?: string | null;
-  image?: string | null;
-  enabled: boolean;
-  start: string;
-  end: string;
-  promotionGrouperCodes?: string[];
-  products: ProductEntry | ProductEntry[];
-  discountTiersData?: Tier[];
-  discountTiersDataCash?: Tier[];
-  bonusTierData?: BonusTier;
-  bonusTierDataCash?: BonusTier;
-}
+export type PromotionBody = Static<typeof AnyPromotionBody>;
+type Tier = NonNullable<PromotionBody['discountTiersData']>[number];
+type BonusTier = NonNullable<PromotionBody['bonusTierData']>;
 
 /** The quantity and the amount tier field of each type: exactly one of the two is sent. */
 export const TIER_FIELDS: Record<PromotionType, readonly [PromotionTierKind, PromotionTierKind]> = {
@@ -87,7 +59,12 @@ export function giftOf(type: PromotionType, body: PromotionBody): { code: string
 
 const range = (t: Tier) => `${t.min}..${t.max ?? ''}`;
 
-/** Tiers: one benefit each, max ≥ min, no overlaps, only the highest open-ended. */
+/**
+ * Tiers: one benefit each, max ≥ min, no overlaps. A tier may leave out `max` anywhere:
+ * it then runs up to the `min` of the next tier by `min` (exclusive), and the highest
+ * tier without `max` has no upper bound (the same reading as the pricing engine's
+ * `tierFor`). Two tiers with the same `min` always overlap.
+ */
 function tierProblems(field: string, tiers: Tier[]): RuleProblem[] {
   const problems: RuleProblem[] = [];
   tiers.forEach((t, i) => {
@@ -99,19 +76,23 @@ function tierProblems(field: string, tiers: Tier[]): RuleProblem[] {
     }
     if (t.max !== undefined && t.max < t.min) problems.push(problem('OUT_OF_RANGE', `max (${t.max}) must be at least min (${t.min})`, `${at}/max`));
   });
-  // In order of min (ties keep the order sent): each tier must start above every earlier
-  // tier's max; a tier without max reaches to infinity, so only the last may have none.
+  // In order of min (ties keep the order sent): each tier must start above the reach of
+  // every earlier one. A tier without max reaches up to the next min, exclusive, so it
+  // can only collide with a tier of the same min.
   const sorted = tiers.map((t, i) => ({ t, i })).sort((a, b) => a.t.min - b.t.min);
-  let reach: { t: Tier; i: number } | undefined;
+  let reach: { t: Tier; i: number; upTo: number; inclusive: boolean } | undefined;
   sorted.forEach(({ t, i }, n) => {
-    if (reach && t.min <= reach.t.max!) {
+    if (reach && (t.min < reach.upTo || (t.min === reach.upTo && reach.inclusive))) {
       problems.push(problem('OVERLAPPING_TIERS', `tier ${range(t)} overlaps tier ${range(reach.t)} (/${field}/${reach.i})`, `/${field}/${i}`));
     }
-    if (t.max === undefined) {
-      if (n < sorted.length - 1) problems.push(problem('REQUIRED', 'only the highest tier may leave out max', `/${field}/${i}/max`));
-      return;
-    }
-    if (!reach || t.max > reach.t.max!) reach = { t, i };
+    const next = sorted[n + 1]?.t.min;
+    // Without max: up to the next min (a tier of the same min overlaps this one), or open.
+    const own =
+      t.max !== undefined ? { upTo: t.max, inclusive: true }
+      : next === undefined ? { upTo: Infinity, inclusive: true }
+      : next === t.min ? { upTo: t.min, inclusive: true }
+      : { upTo: next, inclusive: false };
+    if (!reach || own.upTo > reach.upTo || (own.upTo === reach.upTo && own.inclusive)) reach = { t, i, ...own };
   });
   return problems;
 }
@@ -172,7 +153,7 @@ const fieldErrors = (problems: RuleProblem[]): FieldError[] =>
 /**
  * The 400 of a PUT. One problem carries its own code at the top level (a problem may
  * point at two fields, as MUTUALLY_EXCLUSIVE does), several carry VALIDATION_FAILED
- * (conventions.md), as the schema's problems do.
+ * (docs/conventions.md), as the schema's problems do.
  */
 export function rejection(problems: RuleProblem[]): AppError {
   const only = problems.length === 1 ? problems[0]! : undefined;

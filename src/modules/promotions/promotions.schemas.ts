@@ -1,23 +1,22 @@
-// Promotion bodies (endpoints.md, "Promotions"). The schemas check each field on its own
+// Promotion bodies (openapi.json; rules in this module's README). The schemas check each field on its own
 // (types, formats, ranges); the rules between fields and the references to products and
 // groupers live in promotions.rules.ts, so a batch fails only the item that breaks them.
 import { Type } from 'typebox';
 import { Code, Description, MAX_MONEY, Name, Nullable, Page, PageQuery, Timestamp, Url } from '../../http/common.schemas.ts';
 import { ImageFields } from '../images/images.schemas.ts';
 
-const MAX_BATCH = 50_000;
 const MAX_TIERS = 100;
 const MAX_PRODUCTS = 5_000;
 
 const CalendarDate = (description: string) => Type.String({ format: 'calendar-date', description });
 /** A count (packages × units ÷ boxRatio, may be fractional) or money: exact, at most 4 decimals. */
-const Bound = (description: string) => Type.Number({ minimum: 0, maximum: MAX_MONEY, maxDecimals: 4, description } as never);
-const PositiveMoney = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_MONEY, maxDecimals: 4, description } as never);
+const Bound = (description: string) => Type.Number({ minimum: 0, maximum: MAX_MONEY, 'x-maxDecimals': 4, description } as never);
+const PositiveMoney = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: MAX_MONEY, 'x-maxDecimals': 4, description } as never);
 const Whole = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000, description });
 
 export const PromotionProduct = Type.Object({
   internalCode: Code(),
-  boxRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, maxDecimals: 4, description: 'packages-to-boxes ratio for counting; default 1' } as never)),
+  boxRatio: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, 'x-maxDecimals': 4, description: 'packages-to-boxes ratio for counting; default 1' } as never)),
 });
 
 /** Simple discounts and individual bonuses name one product: an object, or a one-item array. */
@@ -28,8 +27,8 @@ const Products = (description: string) => Type.Array(PromotionProduct, { minItem
 
 const tierFields = (measure: string) => ({
   min: Bound(`lowest ${measure} of the tier, included`),
-  max: Type.Optional(Bound(`highest ${measure} of the tier, included; only the highest tier may leave it out`)),
-  discountPercentage: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, maxDecimals: 4 } as never)),
+  max: Type.Optional(Bound(`highest ${measure} of the tier, included; without it the tier runs up to the next tier's min (excluded), or without bound for the highest`)),
+  discountPercentage: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100, 'x-maxDecimals': 4 } as never)),
   discountAmount: Type.Optional(PositiveMoney('a fixed discount, split over the qualifying lines')),
 });
 export const DiscountTier = Type.Object(tierFields('count (packages × units ÷ boxRatio)'), {
@@ -45,11 +44,24 @@ const bonusFields = {
   units: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'package size of the gift; default 1' })),
 };
 const Gift = Code({ description: 'the product given' });
-const BonusTier = Type.Object({ quantityRequired: Whole('count that earns the bonus once'), ...bonusFields });
-const BonusTierCash = Type.Object({ amountRequired: PositiveMoney('amount that earns the bonus, once per order'), ...bonusFields });
+export const BonusTier = Type.Object({ quantityRequired: Whole('count that earns the bonus once'), ...bonusFields });
+export const BonusTierCash = Type.Object({ amountRequired: PositiveMoney('amount that earns the bonus, once per order'), ...bonusFields });
 const CrossedBonusTier = Type.Object({ ...BonusTier.properties, productInternalCode: Gift });
 const CrossedBonusTierCash = Type.Object({ ...BonusTierCash.properties, productInternalCode: Gift });
+/** A bonus tier of any type (the four above merged): what the rules read. */
+export const AnyBonusTier = Type.Evaluate(
+  Type.Intersect([
+    Type.Partial(Type.Pick(BonusTier, ['quantityRequired'])),
+    Type.Partial(Type.Pick(BonusTierCash, ['amountRequired'])),
+    Type.Pick(BonusTier, ['quantityGiven', 'units']),
+    Type.Partial(Type.Pick(CrossedBonusTier, ['productInternalCode'])),
+  ]),
+);
+/** A bonus tier as stored and answered: `units` filled in (default 1). */
+export const StoredBonusTier = Type.Object({ ...AnyBonusTier.properties, units: Type.Required(Type.Pick(BonusTier, ['units'])).properties.units });
 
+const FIRST_DAY = 'first day, YYYY-MM-DD, in the platform timezone';
+const LAST_DAY = 'last day, YYYY-MM-DD, included; later than start';
 const common = {
   internalCode: Code(),
   name: Name(),
@@ -57,8 +69,8 @@ const common = {
   description: Type.Optional(Nullable(Description())),
   image: Type.Optional(Nullable(Url())),
   enabled: Type.Boolean(),
-  start: CalendarDate('first day, YYYY-MM-DD, in the platform timezone'),
-  end: CalendarDate('last day, YYYY-MM-DD, included; later than start'),
+  start: CalendarDate(FIRST_DAY),
+  end: CalendarDate(LAST_DAY),
   promotionGrouperCodes: Type.Optional(
     Type.Array(Code(), { maxItems: 1000, description: 'replaces the set when sent; absent on an update keeps it; empty: every store sees it' }),
   ),
@@ -92,10 +104,20 @@ export const CrossedBonusBody = Type.Object(
   { description: oneOf('bonusTierData', 'bonusTierDataCash') },
 );
 
+/** A body of any type (the four above merged): what the rules and the writer read. */
+export const AnyPromotionBody = Type.Object({
+  ...common,
+  products: Type.Union([OneProduct, Products('the products')]),
+  discountTiersData: Type.Optional(Tiers(DiscountTier)),
+  discountTiersDataCash: Type.Optional(Tiers(CashDiscountTier)),
+  bonusTierData: Type.Optional(AnyBonusTier),
+  bonusTierDataCash: Type.Optional(AnyBonusTier),
+});
+
 export const PromotionStatusBody = Type.Object({ enabled: Type.Boolean() });
 
 const batchOf = <T extends typeof SimpleDiscountBody | typeof MultipleDiscountBody | typeof IndividualBonusBody | typeof CrossedBonusBody>(body: T) =>
-  Type.Optional(Type.Array(body, { maxItems: MAX_BATCH }));
+  Type.Optional(Type.Array(body));
 export const PromotionBatchBody = Type.Object({
   upsert: Type.Optional(
     Type.Object({
@@ -103,7 +125,7 @@ export const PromotionBatchBody = Type.Object({
       bonus: Type.Optional(Type.Object({ individual: batchOf(IndividualBonusBody), crossed: batchOf(CrossedBonusBody) })),
     }),
   ),
-  remove: Type.Optional(Type.Object({ internalCodes: Type.Array(Code(), { maxItems: MAX_BATCH }) })),
+  remove: Type.Optional(Type.Object({ internalCodes: Type.Array(Code()) })),
 });
 
 export const PromotionListQuery = Type.Object({
@@ -113,40 +135,47 @@ export const PromotionListQuery = Type.Object({
   ...PageQuery,
 });
 
-// The answer. Tier objects are listed field by field, so the GET shows them in this order.
-const TierOut = Type.Object({
-  min: Type.Number(),
-  max: Type.Optional(Type.Number()),
-  discountPercentage: Type.Optional(Type.Number()),
-  discountAmount: Type.Optional(Type.Number()),
-});
-const BonusOut = Type.Object({
-  quantityRequired: Type.Optional(Type.Number()),
-  amountRequired: Type.Optional(Type.Number()),
-  quantityGiven: Type.Number(),
-  units: Type.Integer(),
-  productInternalCode: Type.Optional(Type.String()),
-});
+export const PromotionType = Type.Union([Type.Literal('DISCOUNT_SIMPLE'), Type.Literal('DISCOUNT_MULTIPLE'), Type.Literal('BONUS_INDIVIDUAL'), Type.Literal('BONUS_CROSSED')]);
 
+/**
+ * A promotion as stored (the base of the views): the body's fields the pricing reads, with
+ * its `type`, every product with its boxRatio, and its one tier field. The pricing input
+ * (pricing.types.ts), the answer below and the store app's views derive from it.
+ */
+export const StoredPromotion = Type.Object({
+  type: PromotionType,
+  ...Type.Pick(AnyPromotionBody, ['internalCode', 'name', 'enabled']).properties,
+  // Stored and answered as a date (the body's `calendar-date` is a check on what is written).
+  start: Type.String({ format: 'date', description: FIRST_DAY }),
+  end: Type.String({ format: 'date', description: LAST_DAY }),
+  promotionGrouperCodes: Type.Required(Type.Pick(AnyPromotionBody, ['promotionGrouperCodes'])).properties.promotionGrouperCodes,
+  products: Type.Array(Type.Required(PromotionProduct)),
+  discountTiersData: Type.Optional(Type.Array(DiscountTier)),
+  discountTiersDataCash: Type.Optional(Type.Array(CashDiscountTier)),
+  bonusTierData: Type.Optional(StoredBonusTier),
+  bonusTierDataCash: Type.Optional(StoredBonusTier),
+});
+const stored = StoredPromotion.properties;
+const tiers = { discountTiersData: stored.discountTiersData, discountTiersDataCash: stored.discountTiersDataCash, bonusTierData: stored.bonusTierData, bonusTierDataCash: stored.bonusTierDataCash };
+
+/** The answer: the stored promotion with its texts, image, state and times, in this order. */
 export const Promotion = Type.Object({
-  internalCode: Type.String(),
-  name: Type.String(),
-  title: Nullable(Type.String()),
-  description: Nullable(Type.String()),
-  image: Nullable(Type.String()),
+  internalCode: stored.internalCode,
+  name: stored.name,
+  ...Type.Required(Type.Pick(AnyPromotionBody, ['title', 'description', 'image'])).properties,
   ...ImageFields,
-  enabled: Type.Boolean(),
-  start: Type.String({ format: 'date' }),
-  end: Type.String({ format: 'date' }),
-  type: Type.Union([Type.Literal('DISCOUNT_SIMPLE'), Type.Literal('DISCOUNT_MULTIPLE'), Type.Literal('BONUS_INDIVIDUAL'), Type.Literal('BONUS_CROSSED')]),
-  products: Type.Array(Type.Object({ internalCode: Type.String(), boxRatio: Type.Number() })),
-  discountTiersData: Type.Optional(Type.Array(TierOut)),
-  discountTiersDataCash: Type.Optional(Type.Array(TierOut)),
-  bonusTierData: Type.Optional(BonusOut),
-  bonusTierDataCash: Type.Optional(BonusOut),
-  promotionGrouperCodes: Type.Array(Type.String()),
+  enabled: stored.enabled,
+  start: stored.start,
+  end: stored.end,
+  type: stored.type,
+  products: stored.products,
+  ...tiers,
+  promotionGrouperCodes: stored.promotionGrouperCodes,
   active: Type.Boolean({ description: 'enabled, and today (platform timezone) is within start..end' }),
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 });
 export const PromotionPage = Page(Promotion);
+
+/** A promotion as the store app's catalog names it: its code, name, type and tier field. */
+export const PromotionRef = Type.Object({ internalCode: stored.internalCode, name: stored.name, type: stored.type, ...tiers });

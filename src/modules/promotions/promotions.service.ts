@@ -4,12 +4,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { DB, PromotionTierKind, PromotionType } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../lib/errors.ts';
 import { decimalToNumber } from '../../lib/numbers.ts';
 import { page } from '../../lib/pagination.ts';
 import { productIds } from '../catalog/catalog.repository.ts';
 import { grouperIds } from '../groupers/groupers.repository.ts';
-import type { PricingPromotion } from '../pricing/pricing.types.ts';
+import type { PricingPromotion, StoredPricingPromotion } from '../pricing/pricing.types.ts';
 import { loadImageViews, registerImageUrls, type ImageView } from '../images/images.service.ts';
 import * as repo from './promotions.repository.ts';
 import type { Promotion } from './promotions.schemas.ts';
@@ -87,7 +88,7 @@ export async function writePromotions(trx: Transaction<DB>, supplierId: number, 
 
 /** PUT /promotion/{discount|bonus}/...: creates or replaces the promotion with that code (changing its type if need be). */
 export async function upsertPromotion(db: Kysely<DB>, supplierId: number, type: PromotionType, body: PromotionBody, ctx: ViewContext) {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const [problems] = await writePromotions(trx, supplierId, type, [body]);
     if (problems!.length > 0) throw rejection(problems!);
   });
@@ -142,7 +143,7 @@ async function views(db: Kysely<DB>, supplierId: number, linked: Linked[], ctx: 
   return linked.map((l) => view(l, ctx.today, image(l.row.image)));
 }
 
-/** In force: enabled, and today is within start..end, both days included (conventions.md). */
+/** In force: enabled, and today is within start..end, both days included (docs/conventions.md). */
 const inForce = (row: repo.StoredPromotion, today: string) => row.enabled && row.start_date <= today && today <= row.end_date;
 
 function view({ row, products, grouperCodes }: Linked, today: string, image: ImageView) {
@@ -201,7 +202,7 @@ export async function listPromotions(
  * The supplier's promotions in the pricing engine's input shape (pricing.types.ts). With
  * `today`, only those in force that day (the engine would skip the others anyway).
  */
-export async function promotionsForPricing(db: Kysely<DB>, supplierId: number, options: { today?: string } = {}): Promise<PricingPromotion[]> {
+export async function promotionsForPricing(db: Kysely<DB>, supplierId: number, options: { today?: string } = {}): Promise<StoredPricingPromotion[]> {
   const rows = await repo.allPromotions(db, supplierId, options.today);
   return (await withLinks(db, supplierId, rows)).map(({ row, products, grouperCodes }) => ({
     type: row.type,
@@ -212,6 +213,6 @@ export async function promotionsForPricing(db: Kysely<DB>, supplierId: number, o
     end: row.end_date,
     promotionGrouperCodes: grouperCodes,
     products,
-    ...({ [row.tier_kind]: row.tiers } as Pick<PricingPromotion, 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash'>),
+    ...({ [row.tier_kind]: row.tiers } as Pick<StoredPricingPromotion, 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash'>),
   }));
 }

@@ -1,21 +1,17 @@
 // POST /batch/stock/grouper: whether a product, or one of its package sizes, is available
 // to the stores of a stock grouper. A product is available unless a rule says otherwise;
 // a rule for one package size wins over the product's rule (see README).
-import { completed, failed, lastPerKey, type BatchAction, type BatchKind } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, failed, lastPerKey } from '../batch/batch.kinds.ts';
 import { productIds } from '../catalog/catalog.repository.ts';
 import { grouperIds } from '../groupers/groupers.repository.ts';
 import * as repo from './stock.repository.ts';
+import { StockBatchBody } from './stock.schemas.ts';
 
-interface Rule {
-  grouperCode: string;
-  productInternalCode: string;
-  available: boolean;
-  units?: number;
-}
+const action = actionFor(StockBatchBody);
 
-const upsertRules: BatchAction<Rule> = {
+const upsertRules = action({
   name: 'upsert',
-  select: (body) => body?.upsert,
+  select: (body) => body.upsert,
   code: (r) => [r.grouperCode, r.productInternalCode, ...(r.units === undefined ? [] : [r.units])].join('/'),
   async apply(trx, supplierId, items) {
     const groupers = await grouperIds(trx, supplierId, 'stock', [...new Set(items.map((i) => i.grouperCode))]);
@@ -32,6 +28,11 @@ const upsertRules: BatchAction<Rule> = {
     await repo.upsertRules(trx, supplierId, lastPerKey(rows, (r) => `${r.g}/${r.p}/${r.u}`));
     return outcomes;
   },
-};
+});
 
-export const stockBatchKind: BatchKind = { endpoint: '/batch/stock/grouper', actions: [upsertRules] };
+export const stockBatchKind = defineBatchKind({
+  endpoint: '/batch/stock/grouper',
+  body: StockBatchBody,
+  route: { scope: 'supplier/stock.bulkwrite', tags: ['stock'], summary: 'Set product availability per stock grouper, for a product or one package size (asynchronous)' },
+  actions: () => [upsertRules],
+});

@@ -1,23 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
-import { BatchAccepted, problems } from '../../http/common.schemas.ts';
+import { CodeParams, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { batchLimits, submitBatch } from '../batch/batch.service.ts';
-import { stockBatchKind } from './stock.batch.ts';
-import { StockBatchBody } from './stock.schemas.ts';
+import { StockRulePage, StockRuleQuery } from './stock.schemas.ts';
+import { listStockRules } from './stock.service.ts';
 
 export const stockRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.post('/batch/stock/grouper', {
-      config: { auth: 'supplier', scope: 'supplier/stock.bulkwrite', batch: true },
+    // Read with grouper.read, the scope of GET /grouper/{code}/stock: the rules are the
+    // stock grouper's, and there is no stock read scope (docs/conventions.md).
+    app.get('/grouper/:code/stock/rules', {
+      config: { auth: 'supplier', scope: 'supplier/grouper.read' },
       schema: {
         tags: ['stock'],
-        summary: 'Set product availability per stock grouper, for a product or one package size (asynchronous)',
-        body: StockBatchBody,
-        response: { 202: BatchAccepted, ...problems(401, 402, 403, 409, 413, 415) },
+        summary: "A stock grouper's availability rules by product code, then units; search in product code and name",
+        params: CodeParams,
+        querystring: StockRuleQuery,
+        response: { 200: StockRulePage, ...problems(400, 401, 403, 404) },
       },
-      handler: async (request, reply) =>
-        reply.code(202).send(await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, stockBatchKind, request.body, deps.workAccepted)),
+      handler: (request) => listStockRules(deps.db, supplierOf(request).supplierId, request.params.code, request.query),
     });
   };

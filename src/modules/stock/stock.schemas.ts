@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Units } from '../../http/common.schemas.ts';
+import { Code, Nullable, Page, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
 
 export const StockRuleInput = Type.Object({
   grouperCode: Code(),
@@ -7,4 +7,19 @@ export const StockRuleInput = Type.Object({
   available: Type.Boolean(),
   units: Type.Optional(Units()),
 });
-export const StockBatchBody = Type.Object({ upsert: Type.Array(StockRuleInput, { maxItems: 50_000 }) });
+export const StockBatchBody = Type.Object({ upsert: Type.Array(StockRuleInput) });
+
+export const StockRuleQuery = Type.Object({
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "part of the product's code or name, case-insensitive" })),
+  available: Type.Optional(Type.Boolean()),
+  ...PageQuery,
+});
+export const StockRulePage = Page(
+  Type.Object({
+    productInternalCode: Type.String(),
+    productName: Type.String(),
+    units: Nullable(Type.Integer({ description: 'the package size the rule is for; null: every size without a rule of its own' })),
+    available: Type.Boolean(),
+    updatedAt: Timestamp(),
+  }),
+);

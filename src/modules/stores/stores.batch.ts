@@ -1,25 +1,14 @@
 // POST /batch/store (upsert only). A store and its links (price list, stock grouper,
 // promotion groupers) are written together; an unknown reference fails the whole item.
-import { completed, failed, type BatchAction, type BatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import type { Static } from 'typebox';
+import { actionFor, completed, defineBatchKind, failed, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { addStoreLinks, grouperIds, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
 import { priceListIds, upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
 import * as repo from './stores.repository.ts';
+import { StoreBatchBody, StoreInput } from './stores.schemas.ts';
 
-interface StoreItem {
-  internalCode: string;
-  name: string;
-  legalName?: string | null;
-  legalId?: string | null;
-  ownerName?: string | null;
-  phone?: string | null;
-  email?: string | null;
-  enabled?: boolean;
-  addresses?: unknown[];
-  priceListCode?: string | null;
-  stockGrouperCode?: string | null;
-  promotionGrouperCodes?: string[];
-  settings?: { dropSize?: number | null };
-}
+type StoreItem = Static<typeof StoreInput>;
+const action = actionFor(StoreBatchBody);
 
 const unique = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => typeof v === 'string'))];
 const field = <K extends keyof StoreItem>(item: StoreItem, key: K) => ({ value: item[key] ?? null, has: item[key] !== undefined });
@@ -45,9 +34,9 @@ function mergePerStore(items: StoreItem[]): StoreItem[] {
   return [...byCode.values()];
 }
 
-const upsertStores: BatchAction<StoreItem> = {
+const upsertStores = action({
   name: 'upsert',
-  select: (body) => body?.upsert,
+  select: (body) => body.upsert,
   code: (item) => item.internalCode,
   async apply(trx, supplierId, items) {
     const lists = await priceListIds(trx, supplierId, unique(items.map((i) => i.priceListCode)));
@@ -105,6 +94,15 @@ const upsertStores: BatchAction<StoreItem> = {
     );
     return outcomes;
   },
-};
+});
 
-export const storeBatchKind: BatchKind = { endpoint: '/batch/store', actions: [upsertStores] };
+export const storeBatchKind = defineBatchKind({
+  endpoint: '/batch/store',
+  body: StoreBatchBody,
+  route: {
+    scope: 'supplier/store.bulkwrite',
+    tags: ['stores'],
+    summary: 'Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)',
+  },
+  actions: () => [upsertStores],
+});

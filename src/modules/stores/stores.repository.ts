@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { idIn, textIn } from '../../db/sql.ts';
+import { containsText, textIn, byCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -82,7 +82,7 @@ export async function storeLinks(db: Executor, supplierId: number, code: string)
       .select(['g.internal_code', 'x.kind'])
       .where('x.supplier_id', '=', supplierId)
       .where('x.store_code', '=', code)
-      .orderBy(sql`g.internal_code collate "C"`)
+      .orderBy(byCode('g.internal_code'))
       .execute(),
   ]);
   return {
@@ -90,6 +90,65 @@ export async function storeLinks(db: Executor, supplierId: number, code: string)
     stockGrouperCode: groupers.find((g) => g.kind === 'stock')?.internal_code ?? null,
     promotionGrouperCodes: groupers.filter((g) => g.kind === 'promotion').map((g) => g.internal_code),
   };
+}
+
+/** A page of the supplier's stores by code. */
+export async function listStores(db: Executor, supplierId: number, f: { search?: string; enabled?: boolean; take: number; page: number }) {
+  let base = db.selectFrom('stores').where('supplier_id', '=', supplierId);
+  if (f.search) base = base.where(containsText(['internal_code', 'name'], f.search));
+  if (f.enabled !== undefined) base = base.where('enabled', '=', f.enabled);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy(byCode('internal_code'))
+      .limit(f.take)
+      .offset((f.page - 1) * f.take)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.n };
+}
+
+/** The links of several stores at once (two queries for a whole page), by store code. */
+export async function storeLinksOf(db: Executor, supplierId: number, codes: string[]) {
+  if (codes.length === 0) return () => ({ priceListCode: null, stockGrouperCode: null, promotionGrouperCodes: [] as string[] });
+  const [priceLists, groupers] = await Promise.all([
+    db
+      .selectFrom('price_list_stores as x')
+      .innerJoin('price_lists as l', 'l.id', 'x.price_list_id')
+      .select(['x.store_code', 'l.internal_code'])
+      .where('x.supplier_id', '=', supplierId)
+      .where(textIn('x.store_code', codes))
+      .execute(),
+    db
+      .selectFrom('grouper_stores as x')
+      .innerJoin('groupers as g', 'g.id', 'x.grouper_id')
+      .select(['x.store_code', 'g.internal_code', 'x.kind'])
+      .where('x.supplier_id', '=', supplierId)
+      .where(textIn('x.store_code', codes))
+      .orderBy(byCode('g.internal_code'))
+      .execute(),
+  ]);
+  const priceListOf = new Map(priceLists.map((r) => [r.store_code, r.internal_code]));
+  return (code: string) => ({
+    priceListCode: priceListOf.get(code) ?? null,
+    stockGrouperCode: groupers.find((g) => g.store_code === code && g.kind === 'stock')?.internal_code ?? null,
+    promotionGrouperCodes: groupers.filter((g) => g.store_code === code && g.kind === 'promotion').map((g) => g.internal_code),
+  });
+}
+
+/**
+ * The store as the store app's pricing reads it (the store app's memberStore, the same
+ * columns), found by the supplier's code instead of through a person's membership.
+ */
+export async function storeForPricing(db: Executor, supplierId: number, code: string) {
+  return db
+    .selectFrom('stores as s')
+    .innerJoin('suppliers as p', 'p.id', 's.supplier_id')
+    .select(['s.id', 's.supplier_id', 's.internal_code', 's.name', 's.legal_name', 's.legal_id', 's.enabled', 's.addresses', 's.drop_size', 'p.minimum_order'])
+    .where('s.supplier_id', '=', supplierId)
+    .where('s.internal_code', '=', code)
+    .executeTakeFirst();
 }
 
 export async function unlinkPriceLists(trx: Transaction<DB>, supplierId: number, storeCodes: string[]) {
@@ -115,39 +174,53 @@ export async function storeUsers(db: Executor, supplierId: number, storeId: numb
     .where('supplier_id', '=', supplierId)
     .where('store_id', '=', storeId)
     .orderBy('created_at')
-    .orderBy('person_id')
+    .orderBy('id')
     .execute();
 }
 
+/** Only one request changes a store's users at a time (matching, then writing, must not interleave). */
+export async function lockStore(trx: Transaction<DB>, storeId: number) {
+  await trx.selectFrom('stores').select('id').where('id', '=', storeId).forUpdate().executeTakeFirst();
+}
+
+/** The store's membership a contact names: by phone first, else by email (the supplier's own data only). */
+export async function findMembership(trx: Transaction<DB>, storeId: number, phone: string | null, email: string | null) {
+  const rows = await trx
+    .selectFrom('store_users')
+    .select(['id', 'phone', 'email'])
+    .where('store_id', '=', storeId)
+    .where((eb) => eb.or([...(phone ? [eb('phone', '=', phone)] : []), ...(email ? [eb('email', '=', email)] : [])]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return (phone ? rows.find((r) => r.phone === phone) : undefined) ?? rows[0];
+}
+
 export interface Membership {
-  personId: number;
   phone: string | null;
   email: string | null;
   name: string | null;
 }
 
-/** Adds people to the store; for someone already there, what is sent now completes or renames this supplier's view. */
-export async function addMemberships(trx: Transaction<DB>, supplierId: number, storeId: number, members: Membership[]) {
-  if (members.length === 0) return;
+export async function insertMembership(trx: Transaction<DB>, supplierId: number, storeId: number, m: Membership) {
+  await trx.insertInto('store_users').values({ supplier_id: supplierId, store_id: storeId, phone: m.phone, email: m.email, name: m.name }).execute();
+}
+
+/** What is sent now completes or replaces the supplier's view; what is left out stays. */
+export async function updateMembership(trx: Transaction<DB>, id: number, m: Membership) {
   await trx
-    .insertInto('store_users')
-    .values(members.map((m) => ({ supplier_id: supplierId, store_id: storeId, person_id: m.personId, phone: m.phone, email: m.email, name: m.name })))
-    .onConflict((oc) =>
-      oc.columns(['supplier_id', 'store_id', 'person_id']).doUpdateSet({
-        phone: sql`coalesce(excluded.phone, store_users.phone)`,
-        email: sql`coalesce(excluded.email, store_users.email)`,
-        name: sql`coalesce(excluded.name, store_users.name)`,
-      }),
-    )
+    .updateTable('store_users')
+    .set({ phone: sql`coalesce(${m.phone}::text, phone)`, email: sql`coalesce(${m.email}::text, email)`, name: sql`coalesce(${m.name}::text, name)` })
+    .where('id', '=', id)
     .execute();
 }
 
-/** Takes people off the store: those named, and those this supplier knows by the phone or email given. */
+/** Takes off the store every membership naming one of the phones or emails given. */
 export async function removeMemberships(
   trx: Transaction<DB>,
   supplierId: number,
   storeId: number,
-  who: { personIds: number[]; phones: string[]; emails: string[] },
+  who: { phones: string[]; emails: string[] },
 ) {
   await trx
     .deleteFrom('store_users')
@@ -155,7 +228,6 @@ export async function removeMemberships(
     .where('store_id', '=', storeId)
     .where((eb) =>
       eb.or([
-        idIn('person_id', who.personIds),
         textIn('phone', who.phones),
         textIn('email', who.emails),
       ]),

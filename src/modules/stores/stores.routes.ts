@@ -1,33 +1,53 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
-import { BatchAccepted, CodeParams, problems } from '../../http/common.schemas.ts';
+import { CodeParams, Page, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { batchLimits, submitBatch } from '../batch/batch.service.ts';
-import { storeBatchKind } from './stores.batch.ts';
-import { Store, StoreBatchBody, StoreUsers, UsersBody } from './stores.schemas.ts';
-import { addUsers, getStore, removeUsers } from './stores.service.ts';
+import { PricedCart } from '../pricing/pricing.schemas.ts';
+import { storeAppContext } from '../store-app/store-app.context.ts';
+import { CartBody } from '../store-app/store-app.schemas.ts';
+import { Store, StoreListQuery, StoreSummary, StoreUsers, UsersBody } from './stores.schemas.ts';
+import { addUsers, getStore, listStores, priceCartAsStore, removeUsers } from './stores.service.ts';
+import { audited } from '../../http/audit.ts';
 
 const tags = ['stores'];
 
 export const storeRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.post('/batch/store', {
-      config: { auth: 'supplier', scope: 'supplier/store.bulkwrite', batch: true },
-      schema: {
-        tags,
-        summary: 'Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)',
-        body: StoreBatchBody,
-        response: { 202: BatchAccepted, ...problems(401, 402, 403, 409, 413, 415) },
-      },
-      handler: async (request, reply) =>
-        reply.code(202).send(await submitBatch(deps.db, batchLimits(deps.config), supplierOf(request).supplierId, storeBatchKind, request.body, deps.workAccepted)),
-    });
-
     app.get('/store/:code', {
       config: { auth: 'supplier', scope: 'supplier/store.read' },
       schema: { tags, summary: 'A store with its links, settings and users', params: CodeParams, response: { 200: Store, ...problems(401, 403, 404) } },
       handler: (request) => getStore(deps.db, supplierOf(request).supplierId, request.params.code),
+    });
+
+    app.get('/store', {
+      config: { auth: 'supplier', scope: 'supplier/store.read' },
+      schema: {
+        tags,
+        summary: 'Stores by code, each as GET /store/{code} answers it without its users; search in code and name',
+        querystring: StoreListQuery,
+        response: { 200: Page(StoreSummary), ...problems(400, 401, 403) },
+      },
+      handler: (request) => listStores(deps.db, supplierOf(request).supplierId, request.query),
+    });
+
+    // A POST that writes nothing: a preview, so nothing to audit.
+    app.post('/store/:code/cart', {
+      config: { auth: 'supplier', scope: 'supplier/store.read', audit: false },
+      schema: {
+        tags,
+        summary: "Price a cart as this store sees it: the store app's own pricing (POST /app/stores/{storeId}/cart); changes nothing",
+        params: CodeParams,
+        body: CartBody,
+        response: { 200: PricedCart, ...problems(400, 401, 403, 404) },
+      },
+      handler: (request) =>
+        priceCartAsStore(
+          storeAppContext(deps),
+          supplierOf(request).supplierId,
+          request.params.code,
+          request.body.lines,
+        ),
     });
 
     for (const [verb, fn] of [
@@ -35,7 +55,7 @@ export const storeRoutes =
       ['remove', removeUsers],
     ] as const) {
       app.post(`/store/:code/${verb}/user`, {
-        config: { auth: 'supplier', scope: 'supplier/store.write' },
+        config: { auth: 'supplier', scope: 'supplier/store.write', audit: 'store' },
         schema: {
           tags,
           summary: verb === 'add' ? 'Give people (by phone or email) access to the store' : 'Take people off the store',
@@ -43,7 +63,7 @@ export const storeRoutes =
           body: UsersBody,
           response: { 200: StoreUsers, ...problems(400, 401, 403, 404, 409) },
         },
-        handler: (request) => fn(deps.db, supplierOf(request).supplierId, request.params.code, request.body.users),
+        handler: (request) => audited(deps, request, (db) => fn(db, supplierOf(request).supplierId, request.params.code, request.body.users)),
       });
     }
   };

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
-import { Code, Money, Name, Nullable, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Money, Name, Nullable, PageQuery, SearchQuery, Timestamp } from '../../http/common.schemas.ts';
 
 export const Phone = () => Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +573001234567' });
 export const Email = () => Type.String({ format: 'email', maxLength: 254 });
 const Text = (max = 255) => Type.String({ maxLength: max });
 
-const Address = Type.Object({
+/** A store's address; an order's delivery address has the same shape. */
+export const Address = Type.Object({
   street: Text(500),
   city: Text(),
   state: Type.Optional(Text()),
@@ -31,7 +32,7 @@ export const StoreInput = Type.Object({
   promotionGrouperCodes: Type.Optional(Type.Array(Code(), { maxItems: 1000 })),
   settings: Type.Optional(Type.Object({ dropSize: Type.Optional(Nullable(Money())) })),
 });
-export const StoreBatchBody = Type.Object({ upsert: Type.Array(StoreInput, { maxItems: 50_000 }) });
+export const StoreBatchBody = Type.Object({ upsert: Type.Array(StoreInput) });
 
 export const UserInput = Type.Object({ phone: Type.Optional(Phone()), email: Type.Optional(Email()), name: Type.Optional(Name()) });
 export const UsersBody = Type.Object({ users: Type.Array(UserInput, { minItems: 1, maxItems: 100 }) });
@@ -57,3 +58,7 @@ export const Store = Type.Object({
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 });
+
+/** A store in a list: GET /store/{code} without its users. */
+export const StoreSummary = Type.Omit(Store, ['users']);
+export const StoreListQuery = Type.Object({ ...SearchQuery, enabled: Type.Optional(Type.Boolean()), ...PageQuery });

@@ -1,14 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound, validationError } from '../../lib/errors.ts';
-import { findOrCreatePerson, findPeople, normaliseEmail, type PersonInput } from '../people/people.service.ts';
+import { normaliseEmail } from '../people/people.service.ts';
+import { page } from '../../lib/pagination.ts';
+import type { CartLine } from '../pricing/pricing.types.ts';
+import type { StoreAppContext } from '../store-app/store-app.context.ts';
+import { storeContextOf } from '../store-app/store-app.pricing-context.ts';
+import { priceStoreCart } from '../store-app/store-app.service.ts';
 import * as repo from './stores.repository.ts';
-import type { Membership } from './stores.repository.ts';
 
-export async function getStore(db: Kysely<DB>, supplierId: number, code: string) {
-  const store = await repo.findStore(db, supplierId, code);
-  if (!store) throw notFound('store', code);
-  const [links, users] = await Promise.all([repo.storeLinks(db, supplierId, code), repo.storeUsers(db, supplierId, store.id)]);
+export interface UserInput {
+  phone?: string;
+  email?: string;
+  name?: string;
+}
+
+type StoreRecord = NonNullable<Awaited<ReturnType<typeof repo.findStore>>>;
+
+function storeView(store: StoreRecord, links: { priceListCode: string | null; stockGrouperCode: string | null; promotionGrouperCodes: string[] }) {
   return {
     internalCode: store.internal_code,
     name: store.name,
@@ -21,13 +31,38 @@ export async function getStore(db: Kysely<DB>, supplierId: number, code: string)
     addresses: store.addresses,
     ...links,
     settings: { dropSize: store.drop_size === null ? null : Number(store.drop_size) },
-    users,
     createdAt: store.created_at.toISOString(),
     updatedAt: store.updated_at.toISOString(),
   };
 }
 
-function requireContact(users: PersonInput[]) {
+export async function getStore(db: Kysely<DB>, supplierId: number, code: string) {
+  const store = await repo.findStore(db, supplierId, code);
+  if (!store) throw notFound('store', code);
+  const [links, users] = await Promise.all([repo.storeLinks(db, supplierId, code), repo.storeUsers(db, supplierId, store.id)]);
+  const { createdAt, updatedAt, ...view } = storeView(store, links);
+  return { ...view, users, createdAt, updatedAt };
+}
+
+/** A page of stores by code, each as GET /store/{code} answers it without its users. */
+export async function listStores(db: Kysely<DB>, supplierId: number, query: { search?: string; enabled?: boolean; take: number; page: number }) {
+  const { rows, total } = await repo.listStores(db, supplierId, query);
+  const linksOf = await repo.storeLinksOf(db, supplierId, rows.map((r) => r.internal_code));
+  return page(rows.map((r) => storeView(r, linksOf(r.internal_code))), total, query.page, query.take);
+}
+
+/**
+ * The cart priced exactly as the store app prices it for this store (the same function,
+ * the store app's priceStoreCart: pricing context + engine), for a supplier who wants to see
+ * what a store sees. Changes nothing.
+ */
+export async function priceCartAsStore(ctx: StoreAppContext, supplierId: number, code: string, lines: CartLine[]) {
+  const store = await repo.storeForPricing(ctx.db, supplierId, code);
+  if (!store) throw notFound('store', code);
+  return priceStoreCart(ctx, await storeContextOf(ctx.db, store), lines);
+}
+
+function requireContact(users: UserInput[]) {
   const missing = users.map((u, i) => ({ u, i })).filter(({ u }) => !u.phone && !u.email);
   if (missing.length > 0) {
     throw validationError(
@@ -43,32 +78,31 @@ async function requireStore(db: Kysely<DB>, supplierId: number, code: string) {
   return store;
 }
 
-export async function addUsers(db: Kysely<DB>, supplierId: number, code: string, users: PersonInput[]) {
+/**
+ * Adds store users: a membership names the phone and/or email the supplier gave, and
+ * nothing else. No person is looked up, created or changed here: who may sign in to this
+ * store follows from these identifiers alone (../store-app/README.md).
+ */
+export async function addUsers(db: Kysely<DB>, supplierId: number, code: string, users: UserInput[]) {
   requireContact(users);
   const store = await requireStore(db, supplierId, code);
-  await db.transaction().execute(async (trx) => {
-    const members = new Map<number, Membership>();
+  await inTransaction(db, async (trx) => {
+    await repo.lockStore(trx, store.id);
     for (const user of users) {
-      const personId = await findOrCreatePerson(trx, user);
-      const earlier = members.get(personId);
-      members.set(personId, {
-        personId,
-        phone: user.phone ?? earlier?.phone ?? null,
-        email: normaliseEmail(user.email) ?? earlier?.email ?? null,
-        name: user.name ?? earlier?.name ?? null,
-      });
+      const m = { phone: user.phone ?? null, email: normaliseEmail(user.email) ?? null, name: user.name ?? null };
+      const found = await repo.findMembership(trx, store.id, m.phone, m.email);
+      if (found) await repo.updateMembership(trx, found.id, m);
+      else await repo.insertMembership(trx, supplierId, store.id, m);
     }
-    await repo.addMemberships(trx, supplierId, store.id, [...members.values()]);
   });
   return { users: await repo.storeUsers(db, supplierId, store.id) };
 }
 
-export async function removeUsers(db: Kysely<DB>, supplierId: number, code: string, users: PersonInput[]) {
+export async function removeUsers(db: Kysely<DB>, supplierId: number, code: string, users: UserInput[]) {
   requireContact(users);
   const store = await requireStore(db, supplierId, code);
-  await db.transaction().execute(async (trx) =>
+  await inTransaction(db, async (trx) =>
     repo.removeMemberships(trx, supplierId, store.id, {
-      personIds: await findPeople(trx, users),
       phones: users.flatMap((u) => (u.phone ? [u.phone] : [])),
       emails: users.flatMap((u) => (u.email ? [normaliseEmail(u.email)!] : [])),
     }),

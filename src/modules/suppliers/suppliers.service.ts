@@ -5,8 +5,9 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { DB } from '../../db/types.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
+import { page } from '../../lib/pagination.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
-import { clientExists, insertClient, revokeClient } from '../auth/credentials.repository.ts';
+import { clientExists, insertClient, listClients, revokeClient } from '../auth/credentials.repository.ts';
 import type { LiveCredentials } from '../auth/live-credentials.ts';
 import { SUPPLIER_SCOPES, isSupplierScope } from '../auth/scopes.ts';
 import * as repo from './suppliers.repository.ts';
@@ -97,4 +98,20 @@ export async function updateSettings(db: Kysely<DB>, supplierId: number, input: 
 export async function getSettings(db: Kysely<DB>, supplierId: number) {
   const supplier = await requireSupplier(db, supplierId);
   return { minimumOrder: supplier.minimum_order === null ? null : Number(supplier.minimum_order) };
+}
+
+/**
+ * The supplier's own API credentials, newest first: client id, scopes, when issued and
+ * revoked. Never a secret or an API key (only their hashes are stored anyway). When a
+ * credential was last used is not recorded, so it is not answered.
+ */
+export async function listCredentials(db: Kysely<DB>, supplierId: number, query: { revoked?: boolean; take: number; page: number }) {
+  const { rows, total } = await listClients(db, supplierId, query);
+  const data = rows.map((c) => ({
+    clientId: c.client_id,
+    scopes: c.scopes,
+    createdAt: c.created_at.toISOString(),
+    revokedAt: c.revoked_at === null ? null : c.revoked_at.toISOString(),
+  }));
+  return page(data, total, query.page, query.take);
 }

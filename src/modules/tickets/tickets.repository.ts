@@ -45,20 +45,14 @@ export async function lockTicket(trx: Transaction<DB>, supplierId: number, ref: 
   return query.forUpdate('t').executeTakeFirst();
 }
 
-/** A ticket of a store the person belongs to, locked for a change. */
-export async function lockTicketOfPerson(trx: Transaction<DB>, personId: number, id: number): Promise<TicketRow | undefined> {
-  return base(trx).where('t.id', '=', id).where(personBelongs(personId)).forUpdate('t').executeTakeFirst();
-}
-
-const personBelongs = (personId: number) =>
-  sql<SqlBool>`exists (select 1 from store_users u where u.store_id = t.store_id and u.supplier_id = t.supplier_id and u.person_id = ${personId})`;
 
 export async function findTicket(db: Executor, supplierId: number, id: number): Promise<TicketRow | undefined> {
   return base(db).where('t.supplier_id', '=', supplierId).where('t.id', '=', id).executeTakeFirst();
 }
 
-export async function findTicketOfPerson(db: Executor, personId: number, id: number): Promise<TicketRow | undefined> {
-  return base(db).where('t.id', '=', id).where(personBelongs(personId)).executeTakeFirst();
+/** Any supplier's ticket by id (the store app then checks the person's membership of its store). */
+export async function findTicketById(db: Executor, id: number): Promise<TicketRow | undefined> {
+  return base(db).where('t.id', '=', id).executeTakeFirst();
 }
 
 export async function saveTicket(
@@ -98,15 +92,4 @@ export async function listTickets(db: Kysely<DB>, scope: { supplierId: number } 
     query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as TicketRow[], total: count.n };
-}
-
-/** The store, when the person belongs to it. */
-export async function findStoreOfPerson(db: Executor, personId: number, storeId: number) {
-  return db
-    .selectFrom('store_users as u')
-    .innerJoin('stores as s', 's.id', 'u.store_id')
-    .select(['s.id', 's.supplier_id', 's.internal_code'])
-    .where('u.person_id', '=', personId)
-    .where('u.store_id', '=', storeId)
-    .executeTakeFirst();
 }

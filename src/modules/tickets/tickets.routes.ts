@@ -1,14 +1,15 @@
-// The supplier's side of support tickets (supplier-api.md, endpoints.md).
+// The supplier's side of support tickets (docs/conventions.md, openapi.json).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
 import { Page, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { Ticket, TicketIdParams, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
 import { closeTicket, getTicket, listTickets, requestInfo, updateTicket } from './tickets.service.ts';
+import { audited } from '../../http/audit.ts';
 
 const tags = ['support tickets'];
 const read = { auth: 'supplier', scope: 'supplier/support.read' } as const;
-const write = { auth: 'supplier', scope: 'supplier/support.write' } as const;
+const write = { auth: 'supplier', scope: 'supplier/support.write', audit: 'ticket' } as const;
 
 export const ticketRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -36,7 +37,7 @@ export const ticketRoutes =
         body: UpdateTicketBody,
         response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
       },
-      handler: (request) => updateTicket(ctx, supplierOf(request).supplierId, request.params.id, request.body),
+      handler: (request) => audited(deps, request, (db) => updateTicket({ ...ctx, db }, supplierOf(request).supplierId, request.params.id, request.body)),
     });
 
     app.post('/support/ticket/additional-info', {
@@ -47,7 +48,7 @@ export const ticketRoutes =
         body: TicketRefBody,
         response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
       },
-      handler: (request) => requestInfo(ctx, supplierOf(request).supplierId, request.body),
+      handler: (request) => audited(deps, request, (db) => requestInfo({ ...ctx, db }, supplierOf(request).supplierId, request.body)),
     });
 
     app.put('/support/ticket/close', {
@@ -58,6 +59,6 @@ export const ticketRoutes =
         body: TicketRefBody,
         response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
       },
-      handler: (request) => closeTicket(ctx, supplierOf(request).supplierId, request.body),
+      handler: (request) => audited(deps, request, (db) => closeTicket({ ...ctx, db }, supplierOf(request).supplierId, request.body)),
     });
   };

@@ -1,9 +1,9 @@
-// The ticket lifecycle (endpoints.md, "Support tickets") as pure functions: each
+// The ticket lifecycle (this module's README) as pure functions: each
 // operation checks the state it is allowed from and returns the changed ticket, what the
 // store is told and which webhook goes out. Nothing else moves a ticket.
 import type { TicketMessage, TicketStatus } from '../../db/types.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { NotificationType } from '../notifications/notifications.types.ts';
+import type { NotificationType } from '../store-app/store-app.notifications.types.ts';
 
 export interface TicketState {
   id: number;

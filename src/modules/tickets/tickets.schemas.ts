@@ -22,7 +22,7 @@ const ticketFields = {
   ),
 };
 
-/** A ticket, as every ticket endpoint and webhook shows it (endpoints.md). */
+/** A ticket, as every ticket endpoint and webhook shows it (openapi.json). */
 export const Ticket = Type.Object(ticketFields);
 /** The store app's ticket: the same, with the store's platform id. */
 export const AppTicket = Type.Object({ ...ticketFields, storeId: Type.Integer() });

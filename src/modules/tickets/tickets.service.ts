@@ -4,10 +4,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { DB, TicketStatus } from '../../db/types.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { fieldError, notFound, type AppError } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
-import { recordNotification } from '../notifications/notifications.service.ts';
+import { recordNotification } from '../store-app/store-app.notifications.ts';
 import { findOrder } from '../orders/orders.repository.ts';
 import { recordEvent } from '../webhooks/webhooks.events.ts';
 import * as repo from './tickets.repository.ts';
@@ -15,7 +16,7 @@ import { applyTicketOperation, type TicketOperation, type TicketState } from './
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
-/** The ticket as every ticket endpoint and webhook shows it (endpoints.md). */
+/** The ticket as every ticket endpoint and webhook shows it (openapi.json). */
 export function ticketView(row: repo.TicketRow) {
   return {
     id: row.id,
@@ -51,7 +52,7 @@ export interface TicketContext {
 const ticketNotFound = (ref: repo.TicketRef) =>
   'ticketId' in ref ? notFound('ticket', String(ref.ticketId), '/ticketId') : notFound('ticket', ref.externalTicketId, '/externalTicketId');
 
-/** Exactly one of ticketId and externalTicketId (endpoints.md): neither or both is a 400. */
+/** Exactly one of ticketId and externalTicketId (openapi.json): neither or both is a 400. */
 export function ticketRef(body: { ticketId?: number; externalTicketId?: string }): repo.TicketRef {
   if (body.ticketId !== undefined && body.externalTicketId !== undefined) {
     throw fieldError('MUTUALLY_EXCLUSIVE', '/externalTicketId', 'send ticketId or externalTicketId, not both');
@@ -106,7 +107,7 @@ async function supplierChange(ctx: TicketContext, supplierId: number, ref: repo.
   const externalTicketId = operation.op === 'update' ? operation.externalTicketId : undefined;
   const saved = await translatingDuplicates(
     () =>
-      ctx.db.transaction().execute(async (trx) => {
+      inTransaction(ctx.db, async (trx) => {
         const row = await repo.lockTicket(trx, supplierId, ref);
         if (!row) throw missing;
         return commitChange(trx, row, operation, ctx.clock.now());
@@ -130,40 +131,40 @@ export function closeTicket(ctx: TicketContext, supplierId: number, body: { tick
   return supplierChange(ctx, supplierId, ref, { op: 'close', ...(body.message !== undefined ? { message: body.message } : {}) }, ticketNotFound(ref));
 }
 
-// The store's side: a person reaches only the stores they belong to; anything else is a 404.
+// The store's side (src/modules/store-app calls these after its membership guard found the store).
 
-async function requireStoreOfPerson(db: Kysely<DB>, personId: number, storeId: number) {
-  const store = await repo.findStoreOfPerson(db, personId, storeId);
-  if (!store) throw notFound('store', String(storeId), '/params/storeId');
-  return store;
+/** Any ticket by id with its supplier and store (the store app checks the person's membership of that store). */
+export async function ticketById(db: Kysely<DB>, id: number) {
+  const row = await repo.findTicketById(db, id);
+  return row && { supplierId: row.supplier_id, storeId: row.store_id, view: appTicketView(row) };
 }
 
-export async function openTicket(ctx: TicketContext, personId: number, storeId: number, body: { message: string; orderId?: number }) {
-  const store = await requireStoreOfPerson(ctx.db, personId, storeId);
+export async function openTicket(ctx: TicketContext, store: { id: number; supplierId: number }, personId: number, body: { message: string; orderId?: number }) {
   if (body.orderId !== undefined) {
-    const order = await findOrder(ctx.db, store.supplier_id, body.orderId);
+    const order = await findOrder(ctx.db, store.supplierId, body.orderId);
     if (!order || order.store_id !== store.id) throw fieldError('UNKNOWN_ORDER', '/orderId', `order ${body.orderId} is not an order of this store`);
   }
-  const saved = await ctx.db.transaction().execute(async (trx) => {
+  const saved = await inTransaction(ctx.db, async (trx) => {
     const id = await repo.insertTicket(trx, {
-      supplierId: store.supplier_id,
+      supplierId: store.supplierId,
       storeId: store.id,
       personId,
       message: body.message,
       orderId: body.orderId ?? null,
       at: ctx.clock.now(),
     });
-    const row = (await repo.findTicket(trx, store.supplier_id, id))!;
-    await recordEvent(trx, { supplierId: store.supplier_id, type: 'ticket.created', orderingKey: `ticket:${id}`, body: ticketView(row) });
+    const row = (await repo.findTicket(trx, store.supplierId, id))!;
+    await recordEvent(trx, { supplierId: store.supplierId, type: 'ticket.created', orderingKey: `ticket:${id}`, body: ticketView(row) });
     return row;
   });
   ctx.wake();
   return appTicketView(saved);
 }
 
-export async function answerTicket(ctx: TicketContext, personId: number, id: number, body: { message: string }) {
-  const saved = await ctx.db.transaction().execute(async (trx) => {
-    const row = await repo.lockTicketOfPerson(trx, personId, id);
+/** The store answers the supplier's request for information on its ticket. */
+export async function answerTicket(ctx: TicketContext, supplierId: number, id: number, body: { message: string }) {
+  const saved = await inTransaction(ctx.db, async (trx) => {
+    const row = await repo.lockTicket(trx, supplierId, { ticketId: id });
     if (!row) throw notFound('ticket', String(id), '/params/id');
     return commitChange(trx, row, { op: 'answer', message: body.message }, ctx.clock.now());
   });
@@ -171,15 +172,7 @@ export async function answerTicket(ctx: TicketContext, personId: number, id: num
   return appTicketView(saved);
 }
 
-export async function listStoreTickets(db: Kysely<DB>, personId: number, storeId: number, query: { take: number; page: number }) {
-  const store = await requireStoreOfPerson(db, personId, storeId);
-  const { rows, total } = await repo.listTickets(db, { storeId: store.id }, query);
+export async function listStoreTickets(db: Kysely<DB>, storeId: number, query: { take: number; page: number }) {
+  const { rows, total } = await repo.listTickets(db, { storeId }, query);
   return page(rows.map(appTicketView), total, query.page, query.take);
 }
-
-export async function getStoreTicket(db: Kysely<DB>, personId: number, id: number) {
-  const row = await repo.findTicketOfPerson(db, personId, id);
-  if (!row) throw notFound('ticket', String(id), '/params/id');
-  return appTicketView(row);
-}
-

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { WorkMetrics } from '../../observability/metrics.ts';
 import * as repo from './webhooks.repository.ts';
 import { afterAttempt, type NextState } from './webhooks.schedule.ts';
 import type { AttemptOutcome, WebhookSender } from './webhooks.sender.ts';
@@ -18,6 +19,7 @@ export interface AttemptContext {
   /** Who holds the delivery's lease. */
   owner: string;
   random?: () => number;
+  metrics?: Pick<WorkMetrics, 'webhookAttempt'>;
 }
 
 export interface AttemptReport {
@@ -38,6 +40,7 @@ export async function attemptDelivery(ctx: AttemptContext, d: repo.ClaimedDelive
     const headers = webhookHeaders({ webhookId: d.message_id, eventType: d.type, body: d.body, secrets, timestamp: at });
     outcome = await ctx.sender.send(webhookUrl(d.base_url, d.path), headers, d.body);
   }
+  ctx.metrics?.webhookAttempt(outcome.ok ? 'delivered' : outcome.statusCode !== null ? 'rejected' : 'unanswered', outcome.latencyMs / 1000);
   const next = afterAttempt({ attempts: d.attempts, maxAttempts: d.max_attempts, result: outcome, finishedAt: ctx.clock.now() }, ctx.random);
   await repo.recordAttempt(ctx.db, {
     supplierId: d.supplier_id,

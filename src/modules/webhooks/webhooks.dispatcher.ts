@@ -12,6 +12,8 @@ import type { Kysely } from 'kysely';
 import { isConnectionError } from '../../db/errors.ts';
 import type { DB } from '../../db/types.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { WorkMetrics } from '../../observability/metrics.ts';
+import { inSpan, type Tracing } from '../../observability/tracing.ts';
 import { attemptDelivery, type AttemptReport } from './webhooks.attempt.ts';
 import * as repo from './webhooks.repository.ts';
 import type { WebhookSender } from './webhooks.sender.ts';
@@ -29,6 +31,10 @@ export interface DispatcherOptions {
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** In [0, 1): the jitter's source (tests pin it). */
   random?: () => number;
+  /** Counts attempts by outcome, with their duration. */
+  metrics?: Pick<WorkMetrics, 'webhookAttempt'>;
+  /** Each attempt in a span linked to the request that caused the delivery. */
+  tracing?: Tracing;
   /** Called after each recorded attempt (tests and benchmarks observe progress through it). */
   onAttempt?: (delivery: repo.ClaimedDelivery, report: AttemptReport) => void;
 }
@@ -99,9 +105,12 @@ export class WebhookDispatcher {
   }
 
   private async deliver(delivery: repo.ClaimedDelivery) {
-    const { clock, sender, random, logger, onAttempt } = this.options;
+    const { clock, sender, random, logger, onAttempt, metrics, tracing } = this.options;
     try {
-      const report = await attemptDelivery({ db: this.db, sender, clock, owner: this.id, random }, delivery);
+      const attributes = { 'webhook.delivery_id': delivery.id, 'webhook.event_type': delivery.type, 'supplier.id': delivery.supplier_id };
+      const report = await inSpan(tracing, 'webhook deliver', attributes, delivery.traceparent, () =>
+        attemptDelivery({ db: this.db, sender, clock, owner: this.id, random, metrics }, delivery),
+      );
       onAttempt?.(delivery, report);
     } catch (error) {
       // Recording failed (database unavailable): the lease expires and the delivery is sent again.

@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { currentTraceparent } from '../../observability/trace-context.ts';
 import { insertEvent, type RecordedEvent } from './webhooks.repository.ts';
 
-/** Every outgoing call: its `x-event-type` and the fixed path appended to the supplier's base URL (webhooks.md). */
+/** Every outgoing call: its `x-event-type` and the fixed path appended to the supplier's base URL (src/modules/webhooks/README.md). */
 export const WEBHOOK_EVENTS = {
   'order.created': '/webhooks/order',
   'order.cancelled': '/webhooks/order',
@@ -27,7 +28,7 @@ export const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
 export interface WebhookEventInput<T extends WebhookEventType = WebhookEventType> {
   supplierId: number;
   type: T;
-  /** The event's path; it must be the one webhooks.md gives the type (defaults to it). */
+  /** The event's path; it must be the one src/modules/webhooks/README.md gives the type (defaults to it). */
   path?: (typeof WEBHOOK_EVENTS)[T];
   /**
    * The resource the event is about (`order:1001`, `ticket:12`): events with one key reach
@@ -53,5 +54,5 @@ export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput
   if (input.path !== undefined && input.path !== path) throw new Error(`${input.type} is sent to ${path}, not ${input.path}`);
   const body = JSON.stringify(input.body);
   if (body === undefined) throw new Error('a webhook event needs a JSON body');
-  return insertEvent(trx, { supplierId: input.supplierId, messageId: newMessageId(), type: input.type, path, orderingKey: input.orderingKey, body, maxAttempts: MAX_ATTEMPTS });
+  return insertEvent(trx, { supplierId: input.supplierId, messageId: newMessageId(), type: input.type, path, orderingKey: input.orderingKey, body, maxAttempts: MAX_ATTEMPTS, traceparent: currentTraceparent() });
 }

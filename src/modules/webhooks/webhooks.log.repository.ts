@@ -94,10 +94,10 @@ export async function findDelivery(db: Kysely<DB>, supplierId: number | undefine
  * A new delivery of the same event (same webhook-id), due at once. A replay stands outside
  * the ordering of its resource: it neither waits for nor holds back newer events.
  */
-export async function insertRedelivery(db: Kysely<DB>, supplierId: number, deliveryId: number, maxAttempts: number): Promise<number> {
+export async function insertRedelivery(db: Kysely<DB>, supplierId: number, deliveryId: number, maxAttempts: number, traceparent: string | null = null): Promise<number> {
   const row = await db
     .insertInto('webhook_deliveries')
-    .columns(['supplier_id', 'event_id', 'event_type', 'ordering_key', 'redelivery_of', 'max_attempts'])
+    .columns(['supplier_id', 'event_id', 'event_type', 'ordering_key', 'redelivery_of', 'max_attempts', 'traceparent'])
     .expression((eb) =>
       eb
         .selectFrom('webhook_deliveries')
@@ -108,6 +108,7 @@ export async function insertRedelivery(db: Kysely<DB>, supplierId: number, deliv
           sql<null>`null::text`.as('ordering_key'),
           'id',
           sql<number>`${maxAttempts}::int`.as('max_attempts'),
+          sql<string | null>`${traceparent}::text`.as('traceparent'),
         ])
         .where('supplier_id', '=', supplierId)
         .where('id', '=', deliveryId),
@@ -119,4 +120,13 @@ export async function insertRedelivery(db: Kysely<DB>, supplierId: number, deliv
 
 export async function findWebhook(db: Kysely<DB>, supplierId: number) {
   return db.selectFrom('supplier_webhooks').select(['base_url', 'enabled']).where('supplier_id', '=', supplierId).executeTakeFirst();
+}
+
+/** The supplier's webhook settings as it may see them: never a secret. */
+export async function findWebhookSettings(db: Kysely<DB>, supplierId: number) {
+  return db
+    .selectFrom('supplier_webhooks')
+    .select(['base_url', 'enabled', 'previous_secret_expires_at', 'updated_at'])
+    .where('supplier_id', '=', supplierId)
+    .executeTakeFirst();
 }

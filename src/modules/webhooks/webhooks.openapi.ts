@@ -2,6 +2,7 @@
 // supplier, with its headers and body schema, so integrators can generate receivers. The
 // bodies are the schemas the endpoints answer with (one schema per contract).
 import { Type, type TSchema } from 'typebox';
+import { loadConfig } from '../../config.ts';
 import { Order as OrderBody } from '../orders/orders.schemas.ts';
 import { Ticket } from '../tickets/tickets.schemas.ts';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './webhooks.events.ts';
@@ -35,11 +36,14 @@ const HEADERS = [
   header('user-agent', 'names the platform', 'Surtido-Webhooks/1.0'),
 ];
 
+// The document describes the default; an operator's setting is theirs to announce.
+const DEFAULT_TIMEOUT_MS = loadConfig({ NODE_ENV: 'test' }).webhookTimeoutMs;
+
 const hours = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
 
 const DELIVERY = [
   'Sent as `POST` with `content-type: application/json`; the body is the resource itself.',
-  `Success is any 2xx within the timeout (15 s); anything else (3xx included) is retried after ${RETRY_DELAYS_MS.map(hours).join(', ')} (±20 %), then the delivery fails.`,
+  `Success is any 2xx within the platform's timeout (\`WEBHOOK_TIMEOUT_MS\`, ${DEFAULT_TIMEOUT_MS / 1000} s unless the operator sets another); anything else (3xx included) is retried after ${RETRY_DELAYS_MS.map(hours).join(', ')} (±20 %), then the delivery fails.`,
   'A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again.',
   "Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.",
 ].join(' ');
@@ -57,6 +61,8 @@ export function webhooksDocument(): Record<string, unknown> {
           summary: EVENTS[type].summary,
           description: `\`POST {baseUrl}${WEBHOOK_EVENTS[type]}\` with \`x-event-type: ${type}\`. ${DELIVERY}`,
           parameters: HEADERS,
+          // The platform signs every call (the `webhook-signature` header): the receiver verifies it.
+          security: [{ webhookSignature: [] }],
           requestBody: { required: true, content: { 'application/json': { schema: plain(EVENTS[type].body) } } },
           responses: {
             '2XX': { description: 'received; any 2xx counts' },

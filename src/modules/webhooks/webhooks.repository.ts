@@ -21,6 +21,8 @@ export interface NewEventRow {
   /** Set: the delivery is created already claimed by this owner (a test ping sent at once). */
   leaseOwner?: string;
   leaseSeconds?: number;
+  /** The W3C traceparent of the work that caused the event (null with tracing off). */
+  traceparent?: string | null;
 }
 
 /** An event and its first delivery, in one statement (kept simple: it is planned on every call). */
@@ -31,8 +33,8 @@ export async function insertEvent(db: Executor, r: NewEventRow): Promise<Recorde
       insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
       values (${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${r.orderingKey}, ${r.body})
       returning supplier_id, id)
-    insert into webhook_deliveries (supplier_id, event_id, event_type, ordering_key, max_attempts, lease_owner, lease_expires_at)
-    select supplier_id, id, ${r.type}, ${r.orderingKey}, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease} from e
+    insert into webhook_deliveries (supplier_id, event_id, event_type, ordering_key, max_attempts, lease_owner, lease_expires_at, traceparent)
+    select supplier_id, id, ${r.type}, ${r.orderingKey}, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease}, ${r.traceparent ?? null}::text from e
     returning event_id, id as delivery_id`.execute(db);
   const row = result.rows[0]!;
   return { eventId: row.event_id, deliveryId: row.delivery_id, webhookId: r.messageId };
@@ -52,6 +54,8 @@ export interface ClaimedDelivery {
   secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  /** Of the request that caused the delivery: its attempt's span links to it. */
+  traceparent: string | null;
 }
 
 /**
@@ -114,9 +118,9 @@ export async function claimDue(
     claimed as (
       update webhook_deliveries d set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseSeconds})
       from next where d.supplier_id = next.supplier_id and d.id = next.id
-      returning d.supplier_id, d.id, d.event_id, d.attempts, d.max_attempts)
+      returning d.supplier_id, d.id, d.event_id, d.attempts, d.max_attempts, d.traceparent)
     select c.supplier_id, c.id, c.attempts, c.max_attempts, e.message_id, e.type, e.path, e.body,
-           w.base_url, w.secret, w.previous_secret, w.previous_secret_expires_at,
+           w.base_url, w.secret, w.previous_secret, w.previous_secret_expires_at, c.traceparent,
            set_config('synchronous_commit', 'off', true) as commit_mode
     from claimed c
     join webhook_events e on e.supplier_id = c.supplier_id and e.id = c.event_id
@@ -129,7 +133,7 @@ export async function claimDue(
 export async function loadClaimed(db: Executor, supplierId: number, id: number): Promise<ClaimedDelivery> {
   const result = await sql<ClaimedDelivery>`
     select d.supplier_id, d.id, d.attempts, d.max_attempts, e.message_id, e.type, e.path, e.body,
-           w.base_url, w.secret, w.previous_secret, w.previous_secret_expires_at
+           w.base_url, w.secret, w.previous_secret, w.previous_secret_expires_at, d.traceparent
     from webhook_deliveries d
     join webhook_events e on e.supplier_id = d.supplier_id and e.id = d.event_id
     left join supplier_webhooks w on w.supplier_id = d.supplier_id
@@ -185,4 +189,16 @@ export async function recordAttempt(db: Kysely<DB>, a: AttemptRecord) {
       update supplier_webhooks set enabled = false, updated_at = now()
       where ${a.disableWebhook} and supplier_id = ${a.supplierId})
     select set_config('synchronous_commit', 'off', true)`.execute(db);
+}
+
+/**
+ * For the metrics scrape: deliveries not yet finished (retries waiting included), and how
+ * long the oldest one that is due has waited past its due time (0 when none is due).
+ */
+export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
+    select count(*)::int as "depth",
+      coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as "oldestAgeSeconds"
+    from webhook_deliveries where status = 'pending'`.execute(db);
+  return result.rows[0]!;
 }

@@ -5,8 +5,10 @@ import { supplierOf } from '../../http/auth.ts';
 import { Page, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
-import { Delivery, DeliveryIdParams, DeliveryQuery } from './webhooks.schemas.ts';
-import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing } from './webhooks.service.ts';
+import { Delivery, DeliveryIdParams, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
+import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, webhookSettings } from './webhooks.service.ts';
+import { audited } from '../../http/audit.ts';
+import { findDelivery } from './webhooks.log.repository.ts';
 
 const tags = ['webhooks'];
 const admin = { auth: 'admin' } as const;
@@ -15,7 +17,17 @@ export const webhookRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { db } = deps;
-    const ping = { db, sender: deps.webhookSender, clock: deps.clock, leaseSeconds: deps.config.webhookLeaseSeconds };
+    const ping = { db, sender: deps.webhookSender, clock: deps.clock, leaseSeconds: deps.config.webhookLeaseSeconds, metrics: deps.metrics };
+
+    app.get('/webhook', {
+      config: { auth: 'supplier', scope: 'supplier/webhook.read' },
+      schema: {
+        tags,
+        summary: "The supplier's webhook settings: URL and state, never the secret",
+        response: { 200: WebhookSettings, ...problems(401, 403) },
+      },
+      handler: (request) => webhookSettings(db, supplierOf(request).supplierId, deps.clock.now()),
+    });
 
     app.get('/webhook/deliveries', {
       config: { auth: 'supplier', scope: 'supplier/webhook.read' },
@@ -29,18 +41,19 @@ export const webhookRoutes =
     });
 
     app.post('/webhook/deliveries/:id/redeliver', {
-      config: { auth: 'supplier', scope: 'supplier/webhook.write' },
+      config: { auth: 'supplier', scope: 'supplier/webhook.write', audit: 'webhook-delivery' },
       schema: {
         tags,
         summary: "Send a delivery's event again now, as a new delivery with the same webhook-id",
         params: DeliveryIdParams,
         response: { 200: Delivery, ...problems(400, 401, 403, 404) },
       },
-      handler: (request) => redeliver(db, supplierOf(request).supplierId, request.params.id, deps.workAccepted),
+      handler: (request) => audited(deps, request, (db) => redeliver(db, supplierOf(request).supplierId, request.params.id, deps.workAccepted)),
     });
 
     app.post('/webhook/test', {
-      config: { auth: 'supplier', scope: 'supplier/webhook.write' },
+      // Not audited: a ping changes nothing the supplier owns, and every ping is in the delivery log.
+      config: { auth: 'supplier', scope: 'supplier/webhook.write', audit: false },
       schema: {
         tags,
         summary: 'Send a signed ping to {baseUrl}/webhooks/ping now and answer with the attempt',
@@ -62,18 +75,22 @@ export const webhookRoutes =
     });
 
     app.post('/admin/webhook/deliveries/:id/redeliver', {
-      config: admin,
+      config: { ...admin, audit: 'webhook-delivery' },
       schema: {
         tags: ['admin'],
         summary: "Send any supplier's delivery again now, as a new delivery with the same webhook-id",
         params: DeliveryIdParams,
         response: { 200: Delivery, ...problems(400, 401, 404) },
       },
-      handler: (request) => redeliver(db, undefined, request.params.id, deps.workAccepted),
+      handler: (request) =>
+        audited(deps, request, (db) => redeliver(db, undefined, request.params.id, deps.workAccepted), {
+          supplierId: async (_delivery, trx) => (await findDelivery(trx, undefined, request.params.id))?.supplier_id,
+        }),
     });
 
     app.post('/admin/suppliers/:supplierId/webhook/test', {
-      config: admin,
+      // Not audited: a ping changes nothing, and every ping is in the delivery log.
+      config: { ...admin, audit: false },
       schema: {
         tags: ['admin'],
         summary: "Send a signed ping to the supplier's webhook now and answer with the attempt",

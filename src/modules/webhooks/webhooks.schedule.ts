@@ -1,4 +1,4 @@
-// When a failed delivery is tried again (webhooks.md): pure functions, unit-tested
+// When a failed delivery is tried again (src/modules/webhooks/README.md): pure functions, unit-tested
 // without a database.
 
 const SECOND = 1000;

@@ -48,3 +48,10 @@ export const PingBody = Type.Object({
   supplierCode: Type.String(),
   at: Timestamp(),
 });
+
+export const WebhookSettings = Type.Object({
+  baseUrl: Nullable(Type.String()),
+  enabled: Type.Boolean({ description: 'false also after the platform turned it off for failing deliveries' }),
+  previousSecretExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'while set, the secret rotated out still signs beside the new one' })),
+  updatedAt: Nullable(Timestamp()),
+});

@@ -7,7 +7,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import { requireSupplier } from '../suppliers/suppliers.service.ts';
-import { attemptDelivery } from './webhooks.attempt.ts';
+import { currentTraceparent } from '../../observability/trace-context.ts';
+import { attemptDelivery, type AttemptContext } from './webhooks.attempt.ts';
 import { MAX_ATTEMPTS, newMessageId, WEBHOOK_EVENTS, type WebhookEventType } from './webhooks.events.ts';
 import * as log from './webhooks.log.repository.ts';
 import * as repo from './webhooks.repository.ts';
@@ -56,7 +57,7 @@ async function deliveryView(db: Kysely<DB>, supplierId: number | undefined, id: 
 export async function redeliver(db: Kysely<DB>, supplierId: number | undefined, id: number, wake: () => void) {
   const original = await log.findDelivery(db, supplierId, id);
   if (!original) throw notFound('delivery', String(id), '/params/id');
-  const newId = await log.insertRedelivery(db, original.supplier_id, original.id, MAX_ATTEMPTS);
+  const newId = await log.insertRedelivery(db, original.supplier_id, original.id, MAX_ATTEMPTS, currentTraceparent());
   wake();
   return deliveryView(db, original.supplier_id, newId);
 }
@@ -66,6 +67,7 @@ export interface PingContext {
   sender: WebhookSender;
   clock: Clock;
   leaseSeconds: number;
+  metrics?: AttemptContext['metrics'];
 }
 
 /**
@@ -94,7 +96,7 @@ export async function sendTestPing(ctx: PingContext, supplierId: number) {
     leaseSeconds: ctx.leaseSeconds,
   });
   const claimed = await repo.loadClaimed(ctx.db, supplierId, recorded.deliveryId);
-  await attemptDelivery({ db: ctx.db, sender: ctx.sender, clock: ctx.clock, owner }, claimed);
+  await attemptDelivery({ db: ctx.db, sender: ctx.sender, clock: ctx.clock, owner, metrics: ctx.metrics }, claimed);
   return deliveryView(ctx.db, supplierId, recorded.deliveryId);
 }
 
@@ -102,4 +104,15 @@ export async function sendTestPing(ctx: PingContext, supplierId: number) {
 export async function listSupplierDeliveries(db: Kysely<DB>, supplierId: number, query: log.DeliveryListQuery, timezone: string) {
   await requireSupplier(db, supplierId);
   return listDeliveries(db, supplierId, query, timezone);
+}
+
+/**
+ * The supplier's webhook settings, without the secret (shown once, when an operator sets
+ * or rotates it). A supplier never configured answers baseUrl null and enabled false, as
+ * a fresh one is. `previousSecretExpiresAt`: while a rotated-out secret still signs.
+ */
+export async function webhookSettings(db: Kysely<DB>, supplierId: number, now: Date) {
+  const w = await log.findWebhookSettings(db, supplierId);
+  const overlap = w?.previous_secret_expires_at && w.previous_secret_expires_at > now ? w.previous_secret_expires_at : null;
+  return { baseUrl: w?.base_url ?? null, enabled: w?.enabled ?? false, previousSecretExpiresAt: iso(overlap), updatedAt: iso(w?.updated_at ?? null) };
 }

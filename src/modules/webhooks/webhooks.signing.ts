@@ -18,7 +18,7 @@ export function activeSecrets(s: SigningSecrets, now: Date): string[] {
   return secrets;
 }
 
-/** `v1,<sig>` per secret, space-separated (webhooks.md). */
+/** `v1,<sig>` per secret, space-separated (src/modules/webhooks/README.md). */
 export function signatureHeader(secrets: string[], webhookId: string, timestamp: Date, body: string): string {
   return secrets.map((secret) => new Webhook(secret).sign(webhookId, timestamp, body)).join(' ');
 }

@@ -1,0 +1,36 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, Page, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+
+export const AuditEntry = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Timestamp(),
+    supplierId: Nullable(Type.Integer({ description: 'the supplier the write concerns; null for platform-wide writes' })),
+    actor: Type.Object({
+      kind: Type.Union([Type.Literal('credential'), Type.Literal('operator'), Type.Literal('person')]),
+      id: Type.String({ description: "a credential's clientId, `admin` for the ADMIN_TOKEN, or a person's id" }),
+    }),
+    operation: Type.String({ description: 'the route called, as `METHOD /path/:param`' }),
+    entity: Type.String({ description: 'what was written: pricelist, product, batch, supplier, credential...' }),
+    entityId: Nullable(Type.String({ description: "the entity's internalCode or id" })),
+    detail: Type.Unknown({ description: 'more about the write, when there is more (a batch: its ids)' }),
+    requestId: Nullable(Type.String()),
+    clientAddress: Nullable(Type.String()),
+  },
+  { $id: 'AuditEntry' },
+);
+
+const filters = {
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "a credential's clientId, `admin`, or a person's id" })),
+  entity: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  entityId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'entries at or after this instant' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'entries before this instant' })),
+  ...PageQuery,
+};
+
+export const AuditQuery = Type.Object(filters);
+export const AdminAuditQuery = Type.Object({ supplier: Type.Optional(Type.Integer({ minimum: 1, description: 'supplier id' })), ...filters });
+export const AuditPage = Page(AuditEntry);
+
+export type AuditQuery = Static<typeof AuditQuery>;

@@ -1,0 +1,36 @@
+// Reading the audit log. Entries are written by src/http/audit.ts, in each write's own
+// transaction; nothing here writes.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { fieldError } from '../../lib/errors.ts';
+import { page } from '../../lib/pagination.ts';
+import * as repo from './audit.repository.ts';
+import type { AuditQuery } from './audit.schemas.ts';
+
+type Row = Awaited<ReturnType<typeof repo.listEntries>>['rows'][number];
+
+const toEntry = (r: Row) => ({
+  id: r.id,
+  at: r.at.toISOString(),
+  supplierId: r.supplier_id,
+  actor: { kind: r.actor_kind, id: r.actor_id },
+  operation: r.operation,
+  entity: r.entity,
+  entityId: r.entity_id,
+  detail: r.detail ?? null,
+  requestId: r.request_id,
+  clientAddress: r.client_address,
+});
+
+/** `supplierId` undefined: every supplier's entries and the platform's (operators only). */
+export async function listAudit(db: Kysely<DB>, supplierId: number | undefined, query: AuditQuery) {
+  if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
+    throw fieldError('VALIDATION_FAILED', '/query/from', 'from must not be after to');
+  }
+  const { rows, total } = await repo.listEntries(
+    db,
+    { supplierId, actor: query.actor, entity: query.entity, entityId: query.entityId, from: query.from, to: query.to },
+    { take: query.take, offset: (query.page - 1) * query.take },
+  );
+  return page(rows.map(toEntry), total, query.page, query.take);
+}

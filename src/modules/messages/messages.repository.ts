@@ -1,0 +1,163 @@
+// Every SQL statement of the message outbox and of people's message preferences.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, MessageChannel } from '../../db/types.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface NewMessage {
+  purpose: 'code' | 'event';
+  to_kind: 'phone' | 'email';
+  recipient: string;
+  channel: MessageChannel | null;
+  language: string;
+  only_if_known: boolean;
+  subject: string | null;
+  body: string;
+  variables: Record<string, string> | null;
+  expiresInSeconds: number | null;
+}
+
+export async function insertMessages(trx: Transaction<DB>, messages: NewMessage[]) {
+  if (messages.length === 0) return;
+  await trx
+    .insertInto('messages')
+    .values(
+      messages.map(({ expiresInSeconds, variables, ...m }) => ({
+        ...m,
+        variables: variables ? JSON.stringify(variables) : null,
+        expires_at: expiresInSeconds === null ? null : sql<Date>`now() + make_interval(secs => ${expiresInSeconds})`,
+      })),
+    )
+    .execute();
+}
+
+/** One due message, leased to this worker (a crashed worker's lease runs out and it is claimed again). */
+export async function claimDue(db: Kysely<DB>, leaseSeconds: number) {
+  const result = await sql<{
+    id: number;
+    purpose: 'code' | 'event';
+    to_kind: 'phone' | 'email';
+    recipient: string;
+    channel: MessageChannel | null;
+    only_if_known: boolean;
+    subject: string | null;
+    body: string;
+    variables: Record<string, string> | null;
+    attempts: number;
+    expired: boolean;
+  }>`
+    update messages set locked_until = now() + make_interval(secs => ${leaseSeconds})
+    where id = (
+      select id from messages
+      where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+      order by next_attempt_at, id
+      limit 1
+      for update skip locked)
+    returning id, purpose, to_kind, recipient, channel, only_if_known, subject, body, variables, attempts,
+      coalesce(expires_at <= now(), false) as expired`.execute(db);
+  return result.rows[0];
+}
+
+export async function recordAttempt(db: Executor, a: { messageId: number; attempt: number; channel: string; ok: boolean; error: string | null; durationMs: number }) {
+  await db
+    .insertInto('message_attempts')
+    .values({ message_id: a.messageId, attempt: a.attempt, channel: a.channel, ok: a.ok, error: a.error, duration_ms: a.durationMs })
+    .execute();
+}
+
+const blank = { body: '', variables: null } as const;
+
+export async function markSent(db: Executor, id: number, via: string, keepBody: boolean) {
+  await db
+    .updateTable('messages')
+    .set({ status: 'sent', sent_via: via, sent_at: sql`now()`, attempts: sql`attempts + 1`, locked_until: null, last_error: null, ...(keepBody ? {} : blank) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Ends a message unsent: nobody to send it to, expired, or out of tries. Its body goes. */
+export async function markEnded(db: Executor, id: number, status: 'dropped' | 'failed', error: string | null, countAttempt: boolean) {
+  await db
+    .updateTable('messages')
+    .set({ status, last_error: error, locked_until: null, ...(countAttempt ? { attempts: sql`attempts + 1` } : {}), ...blank })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function reschedule(db: Executor, id: number, error: string, delaySeconds: number) {
+  await db
+    .updateTable('messages')
+    .set({ attempts: sql`attempts + 1`, last_error: error, locked_until: null, next_attempt_at: sql`now() + make_interval(secs => ${delaySeconds})` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Codes kept for the development mailbox lose their body once they expire. */
+export async function blankExpiredCodes(db: Kysely<DB>) {
+  await db.updateTable('messages').set(blank).where('purpose', '=', 'code').where('body', '<>', '').where(sql<boolean>`expires_at <= now()`).execute();
+}
+
+export async function recentMessages(db: Kysely<DB>, limit: number) {
+  return db
+    .selectFrom('messages')
+    .select(['recipient', 'to_kind', 'channel', 'sent_via', 'subject', 'body', 'status', 'created_at'])
+    .where('body', '<>', '')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function preferencesOf(db: Executor, personId: number) {
+  return db.selectFrom('person_preferences').select(['language', 'channel', 'events']).where('person_id', '=', personId).executeTakeFirst();
+}
+
+export async function languageOfIdentifier(db: Executor, kind: 'phone' | 'email', identifier: string) {
+  const row = await db
+    .selectFrom('people as p')
+    .innerJoin('person_preferences as pp', 'pp.person_id', 'p.id')
+    .select('pp.language')
+    .where(kind === 'phone' ? 'p.phone' : 'p.email', '=', identifier)
+    .executeTakeFirst();
+  return row?.language;
+}
+
+export async function savePreferences(db: Executor, personId: number, p: { language: string; channel: MessageChannel | null; events: string[] }) {
+  await db
+    .insertInto('person_preferences')
+    .values({ person_id: personId, language: p.language, channel: p.channel, events: p.events })
+    .onConflict((oc) => oc.column('person_id').doUpdateSet({ language: p.language, channel: p.channel, events: p.events, updated_at: sql`now()` }))
+    .execute();
+}
+
+/** The people of a store who opted into an event, with where their chosen channel reaches them. */
+export async function subscribersOf(trx: Transaction<DB>, storeId: number, event: string) {
+  return trx
+    .selectFrom('people as p')
+    .innerJoin('person_preferences as pp', 'pp.person_id', 'p.id')
+    .select(['p.id', 'p.phone', 'p.email', 'pp.language', 'pp.channel'])
+    .where('pp.channel', 'is not', null)
+    .where(sql<boolean>`${event} = any(pp.events)`)
+    .where((eb) => eb.exists(eb.selectFrom('store_users as m').select('m.id').where('m.store_id', '=', storeId).where(belongsToStoreRow('m', 'p'))))
+    .execute();
+}
+
+/** The membership row names one of the person row's identifiers. */
+const belongsToStoreRow = (m: string, p: string) => sql<boolean>`(${sql.ref(`${m}.phone`)} = ${sql.ref(`${p}.phone`)} or ${sql.ref(`${m}.email`)} = ${sql.ref(`${p}.email`)})`;
+
+export async function storeNames(trx: Transaction<DB>, storeIds: number[]) {
+  if (storeIds.length === 0) return new Map<number, string>();
+  const rows = await trx.selectFrom('stores').select(['id', 'name']).where('id', 'in', storeIds).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * For the metrics scrape: messages waiting to be sent, and how late the oldest due one is
+ * (0 when none is due). Reads the partial index of pending messages only.
+ */
+export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
+    select count(*)::int as "depth",
+      coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as "oldestAgeSeconds"
+    from messages where status = 'pending'`.execute(db);
+  return result.rows[0]!;
+}

@@ -1,0 +1,48 @@
+// What a message says, short, in the person's language (Spanish by default). A code
+// message carries only the code and its validity: no name, no link, nothing to phish with.
+export const LANGUAGES = ['es', 'pt-BR', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const asLanguage = (value: string | null | undefined): Language => (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'es';
+
+export interface Rendered {
+  subject: string;
+  body: string;
+}
+
+export function codeMessage(language: Language, code: string, minutes: number): Rendered {
+  switch (language) {
+    case 'pt-BR':
+      return { subject: 'Seu código de acesso', body: `Seu código é ${code}. Vale por ${minutes} minutos.` };
+    case 'en':
+      return { subject: 'Your sign-in code', body: `Your code is ${code}. It is valid for ${minutes} minutes.` };
+    default:
+      return { subject: 'Tu código de acceso', body: `Tu código es ${code}. Vale por ${minutes} minutos.` };
+  }
+}
+
+/** The in-app events a person may also receive as a message. */
+export const MESSAGE_EVENTS = ['TICKET_INFO_REQUESTED', 'ORDER_CONFIRMED', 'ORDER_DELIVERED', 'ORDER_CANCELLED'] as const;
+export type MessageEvent = (typeof MESSAGE_EVENTS)[number];
+
+const EVENTS: Record<Language, Record<MessageEvent, (ref: string, store: string) => Rendered>> = {
+  es: {
+    TICKET_INFO_REQUESTED: (ref, store) => ({ subject: 'Te pedimos más información', body: `${store} necesita más información sobre tu solicitud ${ref}.` }),
+    ORDER_CONFIRMED: (ref, store) => ({ subject: 'Pedido confirmado', body: `${store}: tu pedido ${ref} fue confirmado.` }),
+    ORDER_DELIVERED: (ref, store) => ({ subject: 'Pedido entregado', body: `${store}: tu pedido ${ref} fue entregado.` }),
+    ORDER_CANCELLED: (ref, store) => ({ subject: 'Pedido cancelado', body: `${store}: tu pedido ${ref} fue cancelado.` }),
+  },
+  'pt-BR': {
+    TICKET_INFO_REQUESTED: (ref, store) => ({ subject: 'Precisamos de mais informações', body: `${store} precisa de mais informações sobre sua solicitação ${ref}.` }),
+    ORDER_CONFIRMED: (ref, store) => ({ subject: 'Pedido confirmado', body: `${store}: seu pedido ${ref} foi confirmado.` }),
+    ORDER_DELIVERED: (ref, store) => ({ subject: 'Pedido entregue', body: `${store}: seu pedido ${ref} foi entregue.` }),
+    ORDER_CANCELLED: (ref, store) => ({ subject: 'Pedido cancelado', body: `${store}: seu pedido ${ref} foi cancelado.` }),
+  },
+  en: {
+    TICKET_INFO_REQUESTED: (ref, store) => ({ subject: 'More information needed', body: `${store} needs more information about your request ${ref}.` }),
+    ORDER_CONFIRMED: (ref, store) => ({ subject: 'Order confirmed', body: `${store}: your order ${ref} was confirmed.` }),
+    ORDER_DELIVERED: (ref, store) => ({ subject: 'Order delivered', body: `${store}: your order ${ref} was delivered.` }),
+    ORDER_CANCELLED: (ref, store) => ({ subject: 'Order cancelled', body: `${store}: your order ${ref} was cancelled.` }),
+  },
+};
+
+export const eventMessage = (language: Language, event: MessageEvent, ref: string, store: string): Rendered => EVENTS[language][event](ref, store);

@@ -1,0 +1,118 @@
+// Every delete of the retention job. Each statement removes at most `limit` rows chosen by
+// a subquery with FOR UPDATE SKIP LOCKED: short transactions that never wait on a row a
+// worker holds, and two worker processes sweeping at once share the work instead of
+// queueing behind each other.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB, StoredImageVariants } from '../../db/types.ts';
+
+/** Runs a delete and answers how many rows it removed (counted from RETURNING: every driver reports that alike). */
+async function deleted(db: Kysely<DB>, statement: RawBuilder<unknown>): Promise<number> {
+  const result = await sql`${statement} returning 1`.execute(db);
+  return result.rows.length;
+}
+
+const cutoff = (days: number) => sql`now() - make_interval(days => ${days})`;
+
+
+/**
+ * The item results of finished batches, `limit` rows per statement: a batch may hold
+ * thousands of them, so they go in bounded chunks before the batch row itself.
+ */
+export async function deleteFinishedBatchResults(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from batch_item_results where (supplier_id, batch_id, idx) in (
+      select r.supplier_id, r.batch_id, r.idx from batches b
+        join batch_item_results r on r.supplier_id = b.supplier_id and r.batch_id = b.id
+       where b.finished_at < ${cutoff(days)}
+       limit ${limit} for update of r skip locked)`);
+}
+
+/**
+ * Finished batches whose item results are gone (deleteFinishedBatchResults runs first): the
+ * delete cascades to no result rows, so a statement removes at most `limit` rows in all.
+ * A batch whose results another sweeper still holds waits for the next run.
+ */
+export async function deleteFinishedBatches(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from batches where id in (
+      select b.id from batches b
+       where b.finished_at < ${cutoff(days)}
+         and not exists (select 1 from batch_item_results r where r.supplier_id = b.supplier_id and r.batch_id = b.id)
+       limit ${limit} for update skip locked)`);
+}
+
+/** Delivered and failed webhook deliveries; their attempts go with them (on delete cascade). Pending ones stay. */
+export async function deleteFinishedDeliveries(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from webhook_deliveries where (supplier_id, id) in (
+      select supplier_id, id from webhook_deliveries where finished_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
+/** Webhook events older than the retention no delivery refers to any more. */
+export async function deleteOrphanEvents(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from webhook_events where (supplier_id, id) in (
+      select e.supplier_id, e.id from webhook_events e
+       where e.created_at < ${cutoff(days)}
+         and not exists (select 1 from webhook_deliveries d where d.supplier_id = e.supplier_id and d.event_id = e.id)
+       limit ${limit} for update skip locked)`);
+}
+
+/** Messages that are done (sent, failed or dropped) and their attempts (cascade); pending ones are the worker's. */
+export async function deleteFinishedMessages(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from messages where id in (
+      select id from messages where status <> 'pending' and created_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
+/** Idempotency keys (answers kept for 24 h; older ones no longer answer, src/http/idempotency.ts). */
+export async function deleteOldIdempotencyKeys(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from idempotency_keys where (owner, key) in (
+      select owner, key from idempotency_keys where created_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
+/** Sign-in codes that expired (used or not) more than `days` ago. */
+export async function deleteExpiredSignInCodes(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from sign_in_codes where id in (
+      select id from sign_in_codes where expires_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
+export async function deleteOldAuditEntries(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from audit_entries where id in (
+      select id from audit_entries where at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
+export interface DeletedImage {
+  content_hash: string | null;
+  variants: StoredImageVariants | null;
+}
+
+/**
+ * Image rows untouched for `days` whose URL no brand, category, product or promotion of
+ * their supplier names any more. Answers what the rows held, for their files.
+ */
+export async function deleteUnreferencedImages(db: Kysely<DB>, days: number, limit: number): Promise<DeletedImage[]> {
+  const result = await sql<DeletedImage>`
+    delete from images where id in (
+      select i.id from images i
+       where i.updated_at < ${cutoff(days)}
+         and i.lease_owner is null
+         and not exists (select 1 from brands b where b.supplier_id = i.supplier_id and b.image = i.url)
+         and not exists (select 1 from categories c where c.supplier_id = i.supplier_id and c.image = i.url)
+         and not exists (select 1 from products p where p.supplier_id = i.supplier_id and (p.image = i.url or i.url = any(p.images)))
+         and not exists (select 1 from promotions r where r.supplier_id = i.supplier_id and r.image = i.url)
+       limit ${limit} for update skip locked)
+    returning content_hash, variants`.execute(db);
+  return result.rows;
+}
+
+/** Of these content hashes, the ones no image row holds any more (their files can go). */
+export async function unusedContentHashes(db: Kysely<DB>, hashes: string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  const used = await db.selectFrom('images').select('content_hash').where('content_hash', 'in', hashes).execute();
+  const kept = new Set(used.map((r) => r.content_hash));
+  return hashes.filter((h) => !kept.has(h));
+}

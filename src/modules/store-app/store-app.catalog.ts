@@ -1,0 +1,157 @@
+// The store catalogue: what a store can buy, computed once per price list and stock
+// grouper (every store with the same ones shares it) and kept in the store cache until
+// something it was read from changes. A request filters and pages it in memory and adds
+// the promotions that take part for its store, so its cost follows the page it answers,
+// not the size of the supplier's catalogue. The filters' choices (the categories and
+// brands of those products, with their names) are computed with it.
+import type { Static } from 'typebox';
+import { page } from '../../lib/pagination.ts';
+import { loadImageViews } from '../images/images.service.ts';
+import { promotionsTakingPart } from '../pricing/pricing.engine.ts';
+import { listPrices } from '../pricelists/pricelists.service.ts';
+import type { StoreAppContext } from './store-app.context.ts';
+import type { CatalogItem } from './store-app.schemas.ts';
+import { unavailableFrom, type StoreContext } from './store-app.pricing-context.ts';
+import * as repo from './store-app.repository.ts';
+import { inForce } from './store-app.service.ts';
+
+export interface CatalogFilter {
+  search?: string;
+  category?: string;
+  brand?: string;
+  take: number;
+  page: number;
+}
+
+/** A catalogue product as cached: the answer's fields but those computed per request, plus what filtering reads. */
+type CatalogProduct = Omit<Static<typeof CatalogItem>, 'imageUrls' | 'promotions'> & {
+  /** For filters: lowercased name and code; the parent category's code. */
+  folded: { name: string; code: string; parentCategory: string | null };
+};
+
+export interface FilterChoice {
+  code: string;
+  name: string;
+}
+
+/** The choices of the shop's filters: what the catalogue's products use, by name. */
+export interface CatalogFilters {
+  /** Level-1 categories each followed by their subcategories, each level by name. */
+  categories: (FilterChoice & { parentCode: string | null })[];
+  brands: FilterChoice[];
+}
+
+interface Catalog {
+  products: CatalogProduct[];
+  filters: CatalogFilters;
+}
+
+const byName = (a: FilterChoice, b: FilterChoice) => a.name.localeCompare(b.name) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+
+/**
+ * The categories and brands the products use. A product in a subcategory also brings its
+ * parent, because the catalogue's category filter matches a parent's products too.
+ */
+function filtersOf(rows: repo.CatalogProductRow[]): CatalogFilters {
+  const brands = new Map<string, FilterChoice>();
+  const parents = new Map<string, FilterChoice>();
+  const subs = new Map<string, FilterChoice & { parentCode: string }>();
+  for (const r of rows) {
+    brands.set(r.brand_code, { code: r.brand_code, name: r.brand_name });
+    if (r.parent_category_code === null) parents.set(r.category_code, { code: r.category_code, name: r.category_name });
+    else {
+      parents.set(r.parent_category_code, { code: r.parent_category_code, name: r.parent_category_name ?? r.parent_category_code });
+      subs.set(r.category_code, { code: r.category_code, name: r.category_name, parentCode: r.parent_category_code });
+    }
+  }
+  const children = [...subs.values()].sort(byName);
+  const categories = [...parents.values()]
+    .sort(byName)
+    .flatMap((p) => [{ ...p, parentCode: null }, ...children.filter((c) => c.parentCode === p.code)]);
+  return { categories, brands: [...brands.values()].sort(byName) };
+}
+
+async function computeCatalog(ctx: StoreAppContext, supplierId: number, priceListId: number, stockGrouperId: number | undefined): Promise<Catalog> {
+  const [rows, prices, rules] = await Promise.all([
+    repo.catalogProducts(ctx.db, supplierId, priceListId, stockGrouperId),
+    listPrices(ctx.db, supplierId, priceListId),
+    stockGrouperId !== undefined ? repo.grouperStockRules(ctx.db, supplierId, stockGrouperId) : Promise.resolve([]),
+  ]);
+  const sizesById = new Map<number, { units: number; price: string | number }[]>();
+  for (const p of prices) {
+    const list = sizesById.get(p.product_id);
+    if (list) list.push(p);
+    else sizesById.set(p.product_id, [p]);
+  }
+  const codeOf = new Map(rows.map((r) => [r.id, r.internal_code]));
+  const idOf = new Map(rows.map((r) => [r.internal_code, r.id]));
+  // The same rule as the cart's (unavailableFrom), over the rules of the products shown.
+  const unavailable = unavailableFrom(
+    rules.filter((r) => codeOf.has(r.product_id)).map((r) => ({ code: codeOf.get(r.product_id)!, units: r.units, available: r.available })),
+    (code) => (sizesById.get(idOf.get(code)!) ?? []).map((p) => p.units),
+  );
+  const off = new Map<string, (number | null | undefined)[]>();
+  for (const u of unavailable) off.set(u.productInternalCode, [...(off.get(u.productInternalCode) ?? []), u.units]);
+  const isUnavailable = (code: string, units: number) => off.get(code)?.some((u) => u == null || u === units) ?? false;
+  const products = rows.map((r) => {
+    const names = new Map((r.display_products ?? []).map((d) => [d.units, d.name]));
+    return {
+      internalCode: r.internal_code,
+      name: r.name,
+      description: r.description,
+      brandInternalCode: r.brand_code,
+      categoryInternalCode: r.category_code,
+      image: r.image,
+      images: r.images,
+      sizes: [...(sizesById.get(r.id) ?? [])]
+        .sort((a, b) => a.units - b.units)
+        .filter((p) => !isUnavailable(r.internal_code, p.units))
+        .map((p) => ({ units: p.units, name: names.get(p.units) ?? null, price: Number(p.price) })),
+      folded: { name: r.name.toLowerCase(), code: r.internal_code.toLowerCase(), parentCategory: r.parent_category_code },
+    };
+  });
+  return { products, filters: filtersOf(rows) };
+}
+
+function matches(p: CatalogProduct, f: CatalogFilter, search: string | undefined) {
+  if (search !== undefined && !p.folded.name.includes(search) && !p.folded.code.includes(search)) return false;
+  if (f.category !== undefined && p.categoryInternalCode !== f.category && p.folded.parentCategory !== f.category) return false;
+  if (f.brand !== undefined && p.brandInternalCode !== f.brand) return false;
+  return true;
+}
+
+/** The catalogue of the store's price list and stock grouper (store cache); undefined without an enabled list. */
+async function catalogOf(ctx: StoreAppContext, store: StoreContext): Promise<Catalog | undefined> {
+  const { priceList, groupers } = store;
+  if (!priceList?.enabled) return undefined;
+  const supplierId = store.store.supplier_id;
+  const key = `catalog:${supplierId}:${priceList.id}:${groupers.stockGrouperId ?? ''}`;
+  return ctx.cache.get(key, () => computeCatalog(ctx, supplierId, priceList.id, groupers.stockGrouperId));
+}
+
+export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, filter: CatalogFilter) {
+  const supplierId = store.store.supplier_id;
+  const [catalog, promotions] = await Promise.all([catalogOf(ctx, store), inForce(ctx, supplierId)]);
+  if (!catalog) return page([], 0, filter.page, filter.take);
+  const all = catalog.products;
+  const search = filter.search?.toLowerCase();
+  const filtered = search === undefined && filter.category === undefined && filter.brand === undefined ? all : all.filter((p) => matches(p, filter, search));
+  const from = (filter.page - 1) * filter.take;
+  const shown = filtered.slice(from, from + filter.take);
+  // The service's versions of the page's images: read per page, never kept, because the
+  // image worker makes them ready on its own time (one query by URL; none without images).
+  const image = await loadImageViews(ctx.db, supplierId, shown.map((p) => p.image), ctx.publicUrl);
+  const taking = new Set(promotionsTakingPart({ today: ctx.today, groupers: store.supplierGroupers, store: store.pricingStore, promotions: promotions.list }));
+  const data = shown.map(({ folded: _, ...p }) => ({
+    ...p,
+    imageUrls: image(p.image).imageUrls,
+    promotions: (promotions.byProduct.get(p.internalCode) ?? []).filter((x) => taking.has(x)).map((x) => promotions.shown.get(x)!),
+  }));
+  return page(data, filtered.length, filter.page, filter.take);
+}
+
+/** The filters' choices: the categories and brands of the products this store can buy, with their names. */
+export async function storeCatalogFilters(ctx: StoreAppContext, store: StoreContext): Promise<CatalogFilters> {
+  const catalog = await catalogOf(ctx, store);
+  return catalog?.filters ?? { categories: [], brands: [] };
+}

@@ -1,0 +1,26 @@
+// What the store side's services need of the process, for one request (today's date moves).
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { Deps } from '../../deps.ts';
+import { todayIn } from '../../lib/clock.ts';
+import type { StoreCache } from './store-app.cache.ts';
+
+export interface StoreAppContext {
+  db: Kysely<DB>;
+  cache: StoreCache;
+  today: string;
+  currencyDecimals: number;
+  /** PUBLIC_URL: the absolute addresses of the service's image versions. */
+  publicUrl: string;
+  /** Wakes this process's workers: an event was just recorded. */
+  wake: () => void;
+}
+
+export const storeAppContext = (deps: Deps): StoreAppContext => ({
+  db: deps.db,
+  cache: deps.storeCache,
+  today: todayIn(deps.clock, deps.config.timezone),
+  currencyDecimals: deps.config.currencyDecimals,
+  publicUrl: deps.config.publicUrl,
+  wake: deps.workAccepted,
+});

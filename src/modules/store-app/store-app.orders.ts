@@ -1,0 +1,92 @@
+// A store's orders: placed from the priced cart, listed, read and cancelled while PENDING.
+// The orders module writes them (its service records each order with its webhook event in
+// one transaction: README.md); the store side prices the cart, resolves the buyer and
+// the address, and checks membership.
+import type { StoreAddress } from '../../db/types.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import * as orders from '../orders/orders.service.ts';
+import type { OrderLine } from '../orders/orders.rules.ts';
+import { priceCart } from '../pricing/pricing.engine.ts';
+import type { CartLine } from '../pricing/pricing.types.ts';
+import type { StoreAppContext } from './store-app.context.ts';
+import { requireMembership } from './store-app.membership.ts';
+import { pricingInputFor, type StoreContext } from './store-app.pricing-context.ts';
+import { buyerOf, type MemberStore } from './store-app.repository.ts';
+import { inForce, productSource, refusalOf } from './store-app.service.ts';
+
+export interface PlaceOrderInput {
+  lines: CartLine[];
+  /** The delivery address; the store's default address when none is sent. */
+  address?: StoreAddress;
+  notes?: string;
+}
+
+function defaultAddress(store: MemberStore): StoreAddress | null {
+  const addresses = store.addresses as StoreAddress[];
+  return addresses.find((a) => a.default) ?? addresses[0] ?? null;
+}
+
+export async function placeOrder(ctx: StoreAppContext, personId: number, context: StoreContext, input: PlaceOrderInput, at: string) {
+  const { store } = context;
+  if (!store.enabled) throw new AppError('STORE_DISABLED', 'this store is disabled and cannot place orders');
+  // Priced once, exactly as the preview prices it (the same cached reads), and stored as computed.
+  const promotions = await inForce(ctx, store.supplier_id);
+  const pricingInput = await pricingInputFor(productSource(ctx, context), context, promotions, input.lines, ctx.today, ctx.currencyDecimals);
+  const result = priceCart(pricingInput);
+  const refusal = refusalOf(result);
+  if (refusal) throw refusal;
+  // The buyer as the supplier knows them: never what another supplier registered.
+  const person = await buyerOf(ctx.db, store.id, personId);
+  const lines: OrderLine[] = result.lines.map((l) => {
+    if ('error' in l) throw new Error('a refused line reached placement');
+    return { internalCode: l.productInternalCode, name: pricingInput.names.get(l.productInternalCode) ?? null, units: l.units, quantity: l.quantity, unitPrice: l.unitPrice, subtotal: l.subtotal, discount: l.discount, total: l.total, deliveredQuantity: 0, returnedQuantity: 0 };
+  });
+  const view = await orders.placeStoreOrder(ctx.db, {
+    supplier_id: store.supplier_id,
+    store_id: store.id,
+    buyer: {
+      storeInternalCode: store.internal_code,
+      storeName: store.name,
+      legalName: store.legal_name,
+      legalId: store.legal_id,
+      user: person ? { name: person.name, phone: person.phone, email: person.email } : null,
+    },
+    address: input.address ?? defaultAddress(store),
+    price_list_code: context.priceList?.internal_code ?? null,
+    products: lines,
+    promotions: { rewards: result.rewards, discounts: result.discounts },
+    subtotal: result.subtotal,
+    discount_total: result.discountTotal,
+    total: result.total,
+    notes: input.notes ?? null,
+    history: [{ status: 'PENDING', at, by: 'STORE' }],
+    placed_by: personId,
+    created_at: at,
+  });
+  ctx.wake();
+  return view;
+}
+
+/** An order of one of the person's stores (the membership guard on its store), or 404. */
+async function requireOrderOfMember(ctx: StoreAppContext, personId: number, orderId: number) {
+  const missing = () => notFound('order', String(orderId), '/params/id');
+  const found = await orders.orderById(ctx.db, orderId);
+  if (!found) throw missing();
+  await requireMembership(ctx, personId, found.storeId, missing);
+  return found;
+}
+
+export async function getStoreOrder(ctx: StoreAppContext, personId: number, orderId: number) {
+  return (await requireOrderOfMember(ctx, personId, orderId)).view;
+}
+
+export async function listStoreOrders(ctx: StoreAppContext, { store }: StoreContext, query: { take: number; page: number }, timezone: string) {
+  return orders.listOrders(ctx.db, store.supplier_id, { ...query, storeId: store.id }, timezone);
+}
+
+export async function cancelStoreOrder(ctx: StoreAppContext, personId: number, orderId: number, input: { cancelCode: string; message?: string }, at: string) {
+  const found = await requireOrderOfMember(ctx, personId, orderId);
+  await orders.cancelAsStore(ctx.db, found.supplierId, orderId, input, at);
+  ctx.wake();
+  return getStoreOrder(ctx, personId, orderId);
+}

@@ -1,0 +1,220 @@
+// The store app's API (/app, README.md): thin routes over the store side's services. Every
+// route with a store id passes the membership guard first (`requireMembership`, the one
+// check of "this person is a member of this store"); a route reaching an order or a
+// ticket checks the membership of its store the same way. Another store answers 404,
+// exactly like one that does not exist. Sign-in and /app/me are in store-app.me.routes.ts.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { storeUserOf } from '../../http/auth.ts';
+import { Page, PageQuery, problems } from '../../http/common.schemas.ts';
+import type { Deps } from '../../deps.ts';
+import { notFound } from '../../lib/errors.ts';
+import { cancelCodes } from '../orders/cancel-codes.ts';
+import { CancelBody, Order, OrderIdParams } from '../orders/orders.schemas.ts';
+import { PricedCart } from '../pricing/pricing.schemas.ts';
+import { AnswerBody, AppTicket, AppTicketListQuery, OpenTicketBody, StoreIdParams, TicketIdParams } from '../tickets/tickets.schemas.ts';
+import * as tickets from '../tickets/tickets.service.ts';
+import { storeCatalog, storeCatalogFilters } from './store-app.catalog.ts';
+import { storeAppContext, type StoreAppContext } from './store-app.context.ts';
+import { requireMembership } from './store-app.membership.ts';
+import { listNotifications, markRead } from './store-app.notifications.ts';
+import { cancelStoreOrder, getStoreOrder, listStoreOrders, placeOrder } from './store-app.orders.ts';
+import {
+  CartBody,
+  CatalogFilters,
+  CatalogItem,
+  CatalogQuery,
+  Notification,
+  NotificationQuery,
+  PlaceBody,
+  ReadAnswer,
+  ReadBody,
+  StoreCancelCodes,
+  StoreParams,
+  StorePromotions,
+} from './store-app.schemas.ts';
+import { previewCart, storePromotions } from './store-app.service.ts';
+
+const tags = ['store app'];
+const store = { auth: 'store' } as const;
+/** Store-side writes that change nothing the store cache holds (app.ts keeps it for them). */
+const storeKeepingCache = { auth: 'store', keepsStoreCache: true } as const;
+
+/** The store's STORE cancel codes (the supplier's, in its order), for the app's cancel form. */
+async function storeCancelCodes(ctx: StoreAppContext, supplierId: number) {
+  const codes = await cancelCodes(ctx.db, supplierId);
+  return { data: codes.filter((c) => c.usage === 'STORE').map(({ code, reason }) => ({ code, reason })) };
+}
+
+/** A ticket of one of the person's stores (the membership guard on its store), or 404. */
+async function requireTicketOfMember(ctx: StoreAppContext, personId: number, id: number) {
+  const missing = () => notFound('ticket', String(id), '/params/id');
+  const found = await tickets.ticketById(ctx.db, id);
+  if (!found) throw missing();
+  await requireMembership(ctx, personId, found.storeId, missing);
+  return found;
+}
+
+export const storeAppRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const ctx = () => storeAppContext(deps);
+    const now = () => deps.clock.now().toISOString();
+    const ticketCtx = { db: deps.db, clock: deps.clock, wake: deps.workAccepted };
+    /** The membership guard of every route with a store id: the store, or 404. */
+    const member = (request: FastifyRequest<{ Params: { storeId: number } }>, context = ctx()) => requireMembership(context, storeUserOf(request), request.params.storeId);
+
+    app.get('/app/stores/:storeId/catalog', {
+      config: store,
+      schema: { tags, summary: 'What the store can buy: enabled, available, priced; with sizes, prices and promotions', params: StoreParams, querystring: CatalogQuery, response: { 200: Page(CatalogItem), ...problems(400, 401, 404) } },
+      handler: async (request) => {
+        const context = ctx();
+        return storeCatalog(context, await member(request, context), request.query);
+      },
+    });
+
+    app.get('/app/stores/:storeId/catalog/filters', {
+      config: store,
+      schema: { tags, summary: "The catalog filters' choices, with names: the categories and brands of what the store can buy", params: StoreParams, response: { 200: CatalogFilters, ...problems(400, 401, 404) } },
+      handler: async (request) => {
+        const context = ctx();
+        return storeCatalogFilters(context, await member(request, context));
+      },
+    });
+
+    app.get('/app/stores/:storeId/promotions', {
+      config: store,
+      schema: { tags, summary: "The promotions that take part for this store today (each product with its `name`, a crossed bonus's gift with its `productName`)", params: StoreParams, response: { 200: StorePromotions, ...problems(401, 404) } },
+      handler: async (request) => {
+        const context = ctx();
+        return storePromotions(context, await member(request, context));
+      },
+    });
+
+    app.post('/app/stores/:storeId/cart', {
+      config: storeKeepingCache,
+      schema: { tags, summary: 'Price a cart (changes nothing)', params: StoreParams, body: CartBody, response: { 200: PricedCart, ...problems(400, 401, 404) } },
+      handler: async (request) => {
+        const context = ctx();
+        return previewCart(context, await member(request, context), request.body.lines);
+      },
+    });
+
+    app.post('/app/stores/:storeId/orders', {
+      config: storeKeepingCache,
+      schema: { tags, summary: 'Place an order priced exactly as the preview (Idempotency-Key places one order only)', params: StoreParams, body: PlaceBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
+      handler: async (request) => {
+        const context = ctx();
+        return placeOrder(context, storeUserOf(request), await member(request, context), request.body, now());
+      },
+    });
+
+    app.get('/app/stores/:storeId/orders', {
+      config: store,
+      schema: { tags, summary: "The store's orders, newest first", params: StoreParams, querystring: Type.Object(PageQuery), response: { 200: Page(Order), ...problems(400, 401, 404) } },
+      handler: async (request) => {
+        const context = ctx();
+        return listStoreOrders(context, await member(request, context), request.query, deps.config.timezone);
+      },
+    });
+
+    app.get('/app/orders/:id', {
+      config: store,
+      schema: { tags, summary: 'One order of one of your stores', params: OrderIdParams, response: { 200: Order, ...problems(401, 404) } },
+      handler: (request) => getStoreOrder(ctx(), storeUserOf(request), request.params.id),
+    });
+
+    app.post('/app/orders/:id/cancel', {
+      config: storeKeepingCache,
+      schema: { tags, summary: 'Cancel a PENDING order with a store cancellation code', params: OrderIdParams, body: CancelBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
+      handler: (request) => cancelStoreOrder(ctx(), storeUserOf(request), request.params.id, request.body, now()),
+    });
+
+    app.get('/app/stores/:storeId/cancel-codes', {
+      config: store,
+      schema: {
+        tags,
+        summary: "The reasons this store may give to cancel an order (its supplier's STORE cancel codes)",
+        params: StoreParams,
+        response: { 200: StoreCancelCodes, ...problems(400, 401, 404) },
+      },
+      handler: async (request) => {
+        const context = ctx();
+        const { store } = await member(request, context);
+        return storeCancelCodes(context, store.supplier_id);
+      },
+    });
+
+    // The store's side of support tickets (the tickets module writes them).
+
+    app.post('/app/stores/:storeId/tickets', {
+      config: store,
+      schema: {
+        tags,
+        summary: 'Open a ticket (PENDING); the supplier is called at create-ticket',
+        params: StoreIdParams,
+        body: OpenTicketBody,
+        response: { 200: AppTicket, ...problems(400, 401, 404) },
+      },
+      handler: async (request) => {
+        const { store } = await member(request);
+        return tickets.openTicket(ticketCtx, { id: store.id, supplierId: store.supplier_id }, storeUserOf(request), request.body);
+      },
+    });
+
+    app.get('/app/stores/:storeId/tickets', {
+      config: store,
+      schema: {
+        tags,
+        summary: "The store's tickets, newest first",
+        params: StoreIdParams,
+        querystring: AppTicketListQuery,
+        response: { 200: Page(AppTicket), ...problems(400, 401, 404) },
+      },
+      handler: async (request) => {
+        const { store } = await member(request);
+        return tickets.listStoreTickets(deps.db, store.id, request.query);
+      },
+    });
+
+    app.get('/app/tickets/:id', {
+      config: store,
+      schema: { tags, summary: 'A ticket with its messages', params: TicketIdParams, response: { 200: AppTicket, ...problems(400, 401, 404) } },
+      handler: async (request) => (await requireTicketOfMember(ctx(), storeUserOf(request), request.params.id)).view,
+    });
+
+    app.post('/app/tickets/:id/answer', {
+      config: store,
+      schema: {
+        tags,
+        summary: "Answer the supplier's request for information (only while ADDITIONAL_INFO_REQUESTED); the ticket goes IN_PROGRESS",
+        params: TicketIdParams,
+        body: AnswerBody,
+        response: { 200: AppTicket, ...problems(400, 401, 404, 409) },
+      },
+      handler: async (request) => {
+        const found = await requireTicketOfMember(ctx(), storeUserOf(request), request.params.id);
+        return tickets.answerTicket(ticketCtx, found.supplierId, request.params.id, request.body);
+      },
+    });
+
+    // Notifications: of every store the person is a member of (store-app.notifications.ts).
+
+    app.get('/app/notifications', {
+      config: store,
+      schema: {
+        tags,
+        summary: "What happened that concerns the person's stores, newest first",
+        querystring: NotificationQuery,
+        response: { 200: Page(Notification), ...problems(400, 401) },
+      },
+      handler: (request) => listNotifications(deps.db, storeUserOf(request), request.query),
+    });
+
+    app.post('/app/notifications/read', {
+      config: store,
+      schema: { tags, summary: 'Mark notifications read (for this person)', body: ReadBody, response: { 200: ReadAnswer, ...problems(400, 401) } },
+      handler: (request) => markRead(deps.db, storeUserOf(request), request.body.ids),
+    });
+  };

@@ -1,0 +1,131 @@
+// The store side's shapes: what its routes take and answer, and what its services build.
+import { Type, type Static } from 'typebox';
+import { Code, Description, Nullable, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { ImageUrls } from '../images/images.schemas.ts';
+import { PromotionRef, StoredBonusTier, StoredPromotion } from '../promotions/promotions.schemas.ts';
+import { Address, Email, Phone } from '../stores/stores.schemas.ts';
+import { NOTIFICATION_TYPES } from './store-app.notifications.types.ts';
+
+/** A promotion the product takes part in, with the one tier field it has, in the shapes the promotion's GET answers. */
+export const CatalogPromotion = PromotionRef;
+export type CatalogPromotion = Static<typeof CatalogPromotion>;
+
+export const StoreParams = Type.Object({ storeId: Type.Integer({ minimum: 1 }) });
+export const CartLine = Type.Object({ productInternalCode: Code(), units: Units(), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) });
+/** Also the body of the supplier's POST /store/{code}/cart: one cart shape for both sides. */
+export const CartBody = Type.Object({ lines: Type.Array(CartLine, { minItems: 1, maxItems: 500 }) });
+export const PlaceBody = Type.Object({
+  lines: Type.Array(CartLine, { minItems: 1, maxItems: 500 }),
+  address: Type.Optional(Address),
+  notes: Type.Optional(Description()),
+});
+export const CatalogQuery = Type.Object({
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  category: Type.Optional(Code()),
+  brand: Type.Optional(Code()),
+  ...PageQuery,
+});
+const Named = (description: string) => Type.Object({ name: Nullable(Type.String({ description })) });
+/** A bonus tier naming its gift (a crossed bonus's). */
+const NamedBonusTier = Type.Evaluate(
+  Type.Intersect([StoredBonusTier, Type.Object({ productName: Type.Optional(Nullable(Type.String({ description: "the gift's name (null for a code the supplier lacks)" }))) })]),
+);
+/** A promotion taking part for the store: as stored, each product with its `name`, a crossed bonus's gift with its `productName`. */
+export const StorePromotion = Type.Object(
+  {
+    ...Type.Omit(StoredPromotion, ['products', 'bonusTierData', 'bonusTierDataCash']).properties,
+    products: Type.Array(Type.Evaluate(Type.Intersect([StoredPromotion.properties.products.items, Named('the product\'s name (null for a code the supplier lacks)')]))),
+    bonusTierData: Type.Optional(NamedBonusTier),
+    bonusTierDataCash: Type.Optional(NamedBonusTier),
+  },
+  { description: "a promotion taking part for the store, each product with its `name`, a crossed bonus's gift with its `productName`" },
+);
+export type StorePromotion = Static<typeof StorePromotion>;
+export const StorePromotions = Type.Object({ data: Type.Array(StorePromotion) });
+export const CatalogItem = Type.Object({
+  internalCode: Type.String(),
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  brandInternalCode: Type.String(),
+  categoryInternalCode: Type.String(),
+  image: Type.Union([Type.String(), Type.Null()]),
+  imageUrls: Type.Union([ImageUrls, Type.Null()], { description: "the service's versions of `image` once its image worker made them (null until then, or without an image)" }),
+  images: Type.Array(Type.String()),
+  sizes: Type.Array(Type.Object({ units: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), price: Type.Number() })),
+  promotions: Type.Array(CatalogPromotion),
+});
+const Choice = { code: Type.String(), name: Type.String() };
+export const CatalogFilters = Type.Object(
+  {
+    categories: Type.Array(Type.Object({ ...Choice, parentCode: Type.Union([Type.String(), Type.Null()], { description: 'the level-1 category of a subcategory; null for a level-1 category' }) }), {
+      description: 'level-1 categories by name, each followed by its subcategories by name',
+    }),
+    brands: Type.Array(Type.Object(Choice), { description: 'by name' }),
+  },
+  { description: "the categories and brands of the products the store can buy (the catalog's `category` and `brand` filters)" },
+);
+
+// Sign-in and the signed-in person.
+const Contact = { phone: Type.Optional(Phone()), email: Type.Optional(Email()) };
+export const ContactBody = Type.Object(Contact, { description: 'a phone (E.164) or an email' });
+export const CodeBody = Type.Object({ ...Contact, code: Type.String({ pattern: '^[0-9]{6}$' }) });
+export const CodeSent = Type.Object({ expiresIn: Type.Integer() });
+export const TokenResponse = Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_in: Type.Integer() });
+export const Me = Type.Object({
+  user: Type.Object({
+    phone: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    language: Type.Union([Type.Literal('es'), Type.Literal('pt-BR'), Type.Literal('en'), Type.Null()], {
+      description: 'the language the person saved (PUT /app/me/preferences), which the apps adopt at sign-in; null until they save preferences',
+    }),
+  }),
+  stores: Type.Array(
+    Type.Object({
+      id: Type.Integer({ description: "the platform's id of the store" }),
+      internalCode: Type.String(),
+      name: Type.String(),
+      supplier: Type.Object({ code: Type.String(), name: Type.String() }),
+      enabled: Type.Boolean(),
+    }),
+  ),
+  settings: Type.Object(
+    {
+      currency: Type.String({ description: 'ISO 4217 code of the platform currency (CURRENCY)' }),
+      currencyDecimals: Type.Integer({ description: "digits of the currency's smallest unit (CURRENCY_DECIMALS)" }),
+      locale: Type.String({ description: "the apps' default BCP 47 locale (LOCALE)" }),
+      timezone: Type.String({ description: "the platform's IANA timezone (TIMEZONE): calendar dates are in it" }),
+    },
+    { description: 'how the app shows money and dates' },
+  ),
+});
+export const MintedToken = Type.Object({
+  access_token: Type.Optional(Type.String({ description: 'absent from an Idempotency-Key replay, which carries `note` instead' })),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer(),
+  note: Type.Optional(Type.String({ description: 'on an Idempotency-Key replay only: the token was shown once and is not repeated' })),
+});
+
+// Notifications.
+export const Notification = Type.Object({
+  id: Type.Integer(),
+  type: Type.Enum(NOTIFICATION_TYPES),
+  store: Type.Object({ id: Type.Integer(), internalCode: Type.String(), name: Type.String() }),
+  ticketId: Nullable(Type.Integer()),
+  orderId: Nullable(Type.Integer()),
+  message: Nullable(Type.String({ description: "the supplier's message, when the action carried one" })),
+  createdAt: Timestamp(),
+  read: Type.Boolean({ description: 'whether this person marked it read' }),
+});
+
+export const NotificationQuery = Type.Object({
+  unread: Type.Optional(Type.Boolean({ description: 'true: only the ones this person has not read' })),
+  ...PageQuery,
+});
+
+export const ReadBody = Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }) });
+export const ReadAnswer = Type.Object({ read: Type.Array(Type.Integer(), { description: 'the ids now marked read for this person' }) });
+
+export const StoreCancelCodes = Type.Object({
+  data: Type.Array(Type.Object({ code: Type.String(), reason: Type.String() }), { description: "the supplier's STORE codes, in the supplier's order" }),
+});

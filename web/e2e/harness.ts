@@ -1,0 +1,165 @@
+// The browser tests' world: the real service (test app on embedded PGlite, batch worker,
+// image worker and webhook dispatcher) listening on a real port with the shop's real
+// build, the demo catalog loaded through the supplier API with its pictures (drawn by a
+// local image host and made into the service's versions by the image worker), a webhook
+// receiver that verifies signatures, and Debian's Chromium driven by playwright-core at a
+// phone's size.
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { demoImageSvg } from '../../src/http/demo-images.routes.ts';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
+import { DEMO_USER, demoImageColour, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
+import { ensureWebBuild } from '../../src/main/web-build.ts';
+import { as, createTestApp, type TestApp, type TestSupplier } from '../../test/helpers/app.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+export interface Shop {
+  t: TestApp;
+  supplier: TestSupplier;
+  baseUrl: string;
+  browser: Browser;
+  webhooks: WebhookEvent[];
+  /** A phone-sized browser context in that language (360x740 unless a viewport is given). */
+  phone(locale: string, viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  // No skip: a missing browser is a failure that names the fix.
+  try {
+    return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  } catch (error) {
+    throw new Error(`Chromium could not start from ${CHROMIUM} (install it: apt-get install -y chromium): ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+/** A port free now, so the service's PUBLIC_URL (its image addresses) can name it before it listens. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** The suppliers' image host of the demo: each product's picture, drawn as `npm start`'s /dev/demo-images does. */
+async function startImageHost(): Promise<http.Server> {
+  const host = http.createServer((req, res) => {
+    const code = (req.url ?? '').replace(/^\//, '').replace(/\.png$/, '');
+    const colour = demoImageColour(code);
+    if (!colour) return void res.writeHead(404).end();
+    sharp(Buffer.from(demoImageSvg(code, colour)))
+      .png()
+      .toBuffer()
+      .then((png) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png), () => res.writeHead(500).end());
+  });
+  await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+  return host;
+}
+
+export async function startShop(): Promise<Shop> {
+  const buildDir = await ensureWebBuild();
+  const port = await freePort();
+  const imageHost = await startImageHost();
+  const t = await createTestApp({ dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  const supplier = await t.supplier('DEMO');
+  await seedDemoCatalog(
+    (method, url, body) =>
+      as(t, supplier, method, url, body).then((r) => {
+        if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
+        return r.json();
+      }),
+    async (ids) => {
+      const statuses = await t.waitForBatches(supplier, ids);
+      for (const s of statuses) if (s.failed > 0) throw new Error(`seed batch failed: ${JSON.stringify(s)}`);
+    },
+    { imageBase: `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}` },
+  );
+  // Every picture made into the service's versions before a page shows it.
+  for (const deadline = Date.now() + 120_000; ; ) {
+    const { rows } = await sql<{ status: string; n: number }>`select status, count(*)::int as n from images group by status`.execute(t.deps.db);
+    if (rows.some((r) => r.status === 'failed')) throw new Error(`demo images failed: ${JSON.stringify(rows)}`);
+    if (rows.length > 0 && rows.every((r) => r.status === 'ready')) break;
+    if (Date.now() > deadline) throw new Error(`demo images not ready: ${JSON.stringify(rows)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  // The supplier's webhook receiver: keeps every verified call.
+  const webhooks: WebhookEvent[] = [];
+  let secret = '';
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        webhooks.push(verifyWebhook(secret, Buffer.concat(chunks), req.headers));
+        res.writeHead(200).end();
+      } catch {
+        res.writeHead(400).end();
+      }
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const hook = await t.admin('PUT', `/admin/suppliers/${supplier.id}/webhook`, { baseUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`, enabled: true });
+  secret = hook.json().secret;
+
+  void buildDir;
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const browser = await launchChromium();
+  return {
+    t,
+    supplier,
+    baseUrl,
+    browser,
+    webhooks,
+    async phone(locale, viewport = PHONE.viewport) {
+      const context = await browser.newContext({ ...PHONE, viewport, locale, baseURL: baseUrl, bypassCSP: true });
+      if (process.env.E2E_TRACE) {
+        context.on('page', (page) => {
+          page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
+          page.on('console', (m) => m.type() === 'error' && console.log(`console: ${m.text()}`));
+        });
+      }
+      return context;
+    },
+    async close() {
+      await browser.close();
+      await new Promise((r) => receiver.close(r));
+      await new Promise((r) => imageHost.close(r));
+      await t.close();
+    },
+  };
+}
+
+/**
+ * The sign-in code the service sent: today the test notifier's memory. The one place to
+ * change when the development mailbox (GET /dev/mailbox) becomes the source.
+ */
+export async function signInCode(shop: Shop, to: string): Promise<string> {
+  return shop.t.notifier.waitForCode(to);
+}
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+/** axe-core in the page: the serious and critical violations (an empty list passes). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export { DEMO_USER };

@@ -1,0 +1,101 @@
+// The shop's data access: one client (surtido/client's browser entry, typed by the
+// service's OpenAPI document), query keys, and the hooks pages read through.
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { createStoreAppClient, SurtidoApiError, type ResponseData } from 'surtido/client';
+import { session } from './session.ts';
+import { problemMessage, type Language, type Translate } from './i18n.ts';
+
+export const client = createStoreAppClient({
+  baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
+  token: () => session.get().token,
+  onUnauthorized: () => void session.signOut(),
+});
+
+export type Me = ResponseData<'/app/me', 'get'>;
+export type CatalogPage = ResponseData<'/app/stores/{storeId}/catalog', 'get'>;
+export type CatalogItem = CatalogPage['data'][number];
+export type CatalogFilters = ResponseData<'/app/stores/{storeId}/catalog/filters', 'get'>;
+/** The priced cart (POST /app/stores/{storeId}/cart): the pricing engine's result, described field by field in openapi.json. */
+export type PricedCart = ResponseData<'/app/stores/{storeId}/cart', 'post'>;
+export type Order = ResponseData<'/app/orders/{id}', 'get'>;
+export type Ticket = ResponseData<'/app/tickets/{id}', 'get'>;
+export type Notification = ResponseData<'/app/notifications', 'get'>['data'][number];
+
+export type { BonusTier, DiscountTier, Promotion, PromotionRef } from './promotion-types.ts';
+
+export const keys = {
+  me: ['me'] as const,
+  catalog: (storeId: number, q: { search?: string; category?: string; brand?: string; take: number }) => ['catalog', storeId, q] as const,
+  filters: (storeId: number) => ['catalog-filters', storeId] as const,
+  promotions: (storeId: number) => ['promotions', storeId] as const,
+  orders: (storeId: number) => ['orders', storeId] as const,
+  order: (id: number) => ['order', id] as const,
+  tickets: (storeId: number) => ['tickets', storeId] as const,
+  ticket: (id: number) => ['ticket', id] as const,
+  notifications: ['notifications'] as const,
+  cancelCodes: (storeId: number) => ['cancel-codes', storeId] as const,
+};
+
+export const useMe = () => useQuery({ queryKey: keys.me, queryFn: () => client.get('/app/me'), staleTime: 60_000 });
+
+/** The categories and brands of what the store can buy, with names: the catalog filters' choices. */
+export const useCatalogFilters = (storeId: number) =>
+  useQuery({
+    queryKey: keys.filters(storeId),
+    queryFn: () => client.get('/app/stores/{storeId}/catalog/filters', { params: { path: { storeId } } }),
+    staleTime: 300_000,
+  });
+
+export const usePromotions = (storeId: number) =>
+  useQuery({
+    queryKey: keys.promotions(storeId),
+    queryFn: async () => (await client.get('/app/stores/{storeId}/promotions', { params: { path: { storeId } } })).data,
+    staleTime: 60_000,
+  });
+
+export const useUnreadCount = () =>
+  useQuery({
+    queryKey: [...keys.notifications, 'unread'],
+    queryFn: async () => (await client.get('/app/notifications', { params: { query: { unread: true, take: 1 } } })).total,
+    enabled: Boolean(session.get().token),
+    refetchInterval: 60_000,
+  });
+
+/**
+ * The language switch: kept on the phone at once and, when signed in, saved with the
+ * person (PUT /app/me/preferences), whose language the shop adopts at every sign-in. A
+ * save that fails (offline) leaves the person's saved language as it was.
+ */
+export function chooseLanguage(language: Language) {
+  session.setLanguage(language);
+  if (session.get().token) void client.put('/app/me/preferences', { body: { language } }).catch(() => undefined);
+}
+
+/** What to tell the person about a failed call: the translated code, else the problem's own detail. */
+export function errorText(t: Translate, error: unknown): string {
+  if (error instanceof SurtidoApiError) return problemMessage(t, error.code) ?? error.detail;
+  if (error && typeof error === 'object' && 'code' in error && (error as { code: unknown }).code === 'NETWORK_ERROR') return t('error.NETWORK_ERROR');
+  if (error instanceof TypeError) return t('error.NETWORK_ERROR');
+  return error instanceof Error ? error.message : t('state.error');
+}
+
+export function invalidateStore(queryClient: QueryClient, storeId: number) {
+  return Promise.all([queryClient.invalidateQueries({ queryKey: keys.orders(storeId) }), queryClient.invalidateQueries({ queryKey: keys.notifications })]);
+}
+
+/** Names of products the page only knows by code (a gift), from the store's catalog. */
+export function useProductNames(storeId: number, codes: readonly string[]) {
+  const wanted = [...new Set(codes)].sort();
+  const query = useQuery({
+    queryKey: ['names', storeId, wanted],
+    enabled: wanted.length > 0,
+    staleTime: 300_000,
+    queryFn: async () => {
+      const found = await Promise.all(
+        wanted.map(async (code) => (await client.get('/app/stores/{storeId}/catalog', { params: { path: { storeId }, query: { search: code, take: 50 } } })).data.find((p) => p.internalCode === code)),
+      );
+      return new Map(found.filter((p) => p !== undefined).map((p) => [p.internalCode, p.name]));
+    },
+  });
+  return (code: string) => query.data?.get(code) ?? code;
+}

@@ -1,0 +1,23 @@
+// What a promotion badge says ("desde 3 cajas: 10 % de descuento"), from the tiers the
+// service answered: nothing here decides who earns what, it only words the tiers.
+import type { BonusTier, DiscountTier, PromotionRef } from './promotion-types.ts';
+import type { Translate } from './i18n.ts';
+
+function benefit(t: Translate, tier: DiscountTier, money: (n: number) => string, number: (n: number) => string) {
+  if (tier.discountPercentage != null) return t('promo.percent', { value: number(tier.discountPercentage) });
+  return t('promo.amount', { value: money(tier.discountAmount ?? 0) });
+}
+
+/** One phrase per tier or bonus the promotion has; empty when the answer carries no tiers. */
+export function promotionPhrases(p: Pick<PromotionRef, 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash'>, t: Translate, money: (n: number) => string, number: (n: number) => string): string[] {
+  const phrases: string[] = [];
+  for (const tier of p.discountTiersData ?? []) phrases.push(t('promo.fromCount', { min: number(tier.min), benefit: benefit(t, tier, money, number) }));
+  for (const tier of p.discountTiersDataCash ?? []) phrases.push(t('promo.fromAmount', { amount: money(tier.min), benefit: benefit(t, tier, money, number) }));
+  const bonus: BonusTier | null | undefined = p.bonusTierData;
+  if (bonus?.quantityRequired != null) phrases.push(t('promo.bonusCount', { required: number(bonus.quantityRequired), given: number(bonus.quantityGiven) }));
+  const cash = p.bonusTierDataCash;
+  if (cash?.amountRequired != null) phrases.push(t('promo.bonusAmount', { amount: money(cash.amountRequired), given: number(cash.quantityGiven) }));
+  return phrases;
+}
+
+export const hasTiers = (p: Partial<PromotionRef>) => Boolean(p.discountTiersData?.length || p.discountTiersDataCash?.length || p.bonusTierData || p.bonusTierDataCash);

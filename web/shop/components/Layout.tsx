@@ -1,0 +1,103 @@
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { chooseLanguage, useMe, useUnreadCount } from '../../lib/api.ts';
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../lib/i18n.ts';
+import { countPackages } from '../../lib/cart-state.ts';
+import { session, useCart, useSession } from '../../lib/session.ts';
+import { useT } from '../i18n.tsx';
+import { OfflineBanner } from './states.tsx';
+
+export function LanguageSwitch() {
+  const t = useT();
+  const { language } = useSession();
+  return (
+    <label className="lang">
+      <span className="visually-hidden">{t('lang.label')}</span>
+      <select value={language} onChange={(e) => chooseLanguage(e.target.value as Language)}>
+        {(Object.keys(LANGUAGES) as Language[]).map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function CartCount({ storeId }: { storeId: number }) {
+  const [items] = useCart(storeId);
+  const n = countPackages(items);
+  return n > 0 ? <span className="count" data-testid="cart-count">{n}</span> : null;
+}
+
+function Nav({ storeId }: { storeId: number | undefined }) {
+  const t = useT();
+  const unread = useUnreadCount();
+  const links = [
+    ['/catalog', t('nav.catalog')],
+    ['/promotions', t('nav.promotions')],
+    ['/cart', t('nav.cart')],
+    ['/orders', t('nav.orders')],
+    ['/tickets', t('nav.tickets')],
+  ] as const;
+  return (
+    <nav aria-label={t('nav.main')} className="tabs">
+      {storeId !== undefined &&
+        links.map(([to, label]) => (
+          <Link key={to} to={to} activeProps={{ 'aria-current': 'page' }}>
+            {label}
+            {to === '/cart' && <CartCount storeId={storeId} />}
+          </Link>
+        ))}
+      <Link to="/notifications" activeProps={{ 'aria-current': 'page' }}>
+        {t('nav.notifications')}
+        {unread.data ? (
+          <span className="count" data-testid="unread-count">
+            {unread.data}
+            <span className="visually-hidden"> ({t('nav.unread', { count: unread.data })})</span>
+          </span>
+        ) : null}
+      </Link>
+    </nav>
+  );
+}
+
+function StoreName({ storeId }: { storeId: number }) {
+  const me = useMe();
+  const t = useT();
+  const store = me.data?.stores.find((s) => s.id === storeId);
+  if (!store) return null;
+  return (
+    <Link to="/stores" className="store" title={t('stores.change')}>
+      {store.name}
+    </Link>
+  );
+}
+
+export function Layout() {
+  const t = useT();
+  const { token, storeId } = useSession();
+  const path = useRouterState({ select: (s) => s.location.pathname });
+  const bare = !token || path.endsWith('/sign-in');
+  return (
+    <>
+      <a className="skip" href="#main">
+        {t('app.skip')}
+      </a>
+      <header className="top">
+        <span className="brand">{t('app.name')}</span>
+        {!bare && storeId !== undefined && <StoreName storeId={storeId} />}
+        <LanguageSwitch />
+        {!bare && (
+          <button type="button" className="link" onClick={() => void session.signOut()}>
+            {t('signout')}
+          </button>
+        )}
+      </header>
+      <OfflineBanner />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      {!bare && <Nav storeId={storeId} />}
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { SurtidoApiError } from 'surtido/client';
+import { session } from '../lib/session.ts';
+import { Layout } from './components/Layout.tsx';
+import './shop.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // Asked even offline: the service worker answers with the last copy it kept.
+      networkMode: 'offlineFirst',
+      staleTime: 15_000,
+      retry: (count, error) => count < 2 && !(error instanceof SurtidoApiError && error.status < 500),
+    },
+    mutations: { networkMode: 'offlineFirst' },
+  },
+});
+
+const signedIn = () => {
+  if (!session.get().token) throw redirect({ to: '/sign-in' });
+};
+const withStore = () => {
+  signedIn();
+  if (!session.get().storeId) throw redirect({ to: '/stores' });
+};
+
+const root = createRootRoute({ component: Layout });
+const page = (path: string, load: () => Promise<{ default: () => React.ReactNode }>, guard?: () => void, validateSearch?: (s: Record<string, unknown>) => object) =>
+  createRoute({ getParentRoute: () => root, path, component: lazyRouteComponent(load), beforeLoad: guard, ...(validateSearch ? { validateSearch } : {}) });
+
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+const routeTree = root.addChildren([
+  createRoute({
+    getParentRoute: () => root,
+    path: '/',
+    beforeLoad: () => {
+      withStore();
+      throw redirect({ to: '/catalog' });
+    },
+  }),
+  page('/sign-in', () => import('./routes/sign-in.tsx')),
+  page('/stores', () => import('./routes/stores.tsx'), signedIn),
+  page('/catalog', () => import('./routes/catalog.tsx'), withStore, (s) => ({ search: text(s.search), category: text(s.category), brand: text(s.brand) })),
+  page('/promotions', () => import('./routes/promotions.tsx'), withStore),
+  page('/cart', () => import('./routes/cart.tsx'), withStore),
+  page('/orders', () => import('./routes/orders.tsx'), withStore),
+  page('/orders/$id', () => import('./routes/order.tsx'), withStore),
+  page('/tickets', () => import('./routes/tickets.tsx'), withStore, (s) => ({ order: Number(s.order) || undefined })),
+  page('/tickets/$id', () => import('./routes/ticket.tsx'), withStore),
+  page('/notifications', () => import('./routes/notifications.tsx'), signedIn),
+]);
+
+export const router = createRouter({ routeTree, basepath: '/shop', defaultPreload: 'intent', context: {} });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+// Signing out anywhere (or a refused token) leaves for the sign-in page with nothing cached.
+let hadToken = Boolean(session.get().token);
+session.subscribe(() => {
+  const has = Boolean(session.get().token);
+  if (hadToken && !has) {
+    queryClient.clear();
+    void router.navigate({ to: '/sign-in' });
+  }
+  hadToken = has;
+  document.documentElement.lang = session.get().language;
+});
+document.documentElement.lang = session.get().language;
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);
+
+if ('serviceWorker' in navigator && location.protocol !== 'file:' && !import.meta.env.DEV) {
+  addEventListener('load', () => void navigator.serviceWorker.register('/shop/sw.js', { scope: '/shop/' }));
+}

@@ -1,0 +1,220 @@
+// The cart: lines kept on the phone, priced live by the service every time they change.
+// Every amount shown is the service's answer; placing sends one Idempotency-Key per
+// submit, kept across retries, so a double tap or a flaky network places one order.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useRef, useState } from 'react';
+import { client, invalidateStore, useProductNames, usePromotions, type PricedCart } from '../../lib/api.ts';
+import { hintTexts, type CartHints } from '../../lib/hints.ts';
+import { cartLines, removeItem, setQuantity, type CartItem } from '../../lib/cart-state.ts';
+import type { MessageKey } from '../../lib/i18n.ts';
+import { useCart, useSession } from '../../lib/session.ts';
+import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
+import { useFormat, useT } from '../i18n.tsx';
+
+interface PricedLine {
+  productInternalCode: string;
+  units: number;
+  quantity: number;
+  unitPrice?: number;
+  subtotal?: number;
+  discount?: number;
+  total?: number;
+  error?: string;
+}
+function Line({ item, priced, onChange }: { item: CartItem; priced: PricedLine | undefined; onChange: (q: number) => void }) {
+  const t = useT();
+  const f = useFormat();
+  const name = item.name ?? item.productInternalCode;
+  return (
+    <li className="line" data-line={`${item.productInternalCode}/${item.units}`}>
+      <div className="grow">
+        <strong>{name}</strong>
+        <span className="muted small"> · {t('catalog.units', { units: item.units })}</span>
+        {priced?.error ? (
+          <p className="warn">{t('cart.lineError', { reason: t(`lineError.${priced.error}` as MessageKey) })}</p>
+        ) : priced?.unitPrice !== undefined ? (
+          <p className="small">
+            {f.money(priced.unitPrice)} × {item.quantity}
+            {priced.discount ? (
+              <span className="saving">
+                {' '}
+                − {f.money(priced.discount)}
+              </span>
+            ) : null}{' '}
+            = <strong>{f.money(priced.total!)}</strong>
+          </p>
+        ) : null}
+      </div>
+      <div className="stepper">
+        <button type="button" aria-label={t('cart.less', { name })} onClick={() => onChange(item.quantity - 1)}>
+          −
+        </button>
+        <input
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={9999}
+          aria-label={t('cart.quantity', { name })}
+          value={item.quantity}
+          onChange={(e) => onChange(Number(e.target.value))}
+        />
+        <button type="button" aria-label={t('cart.more', { name })} onClick={() => onChange(item.quantity + 1)}>
+          +
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export default function Cart() {
+  const t = useT();
+  const f = useFormat();
+  const online = useOnline();
+  const storeId = useSession().storeId!;
+  const [items, setItems] = useCart(storeId);
+  const [notes, setNotes] = useState('');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const lines = cartLines(items);
+  const names = new Map(items.map((i) => [i.productInternalCode, i.name ?? i.productInternalCode]));
+
+  const priced = useQuery({
+    queryKey: ['cart', storeId, lines],
+    queryFn: async () => (await client.post('/app/stores/{storeId}/cart', { params: { path: { storeId } }, body: { lines } })) satisfies PricedCart,
+    enabled: lines.length > 0,
+    placeholderData: keepPreviousData,
+    networkMode: 'online',
+  });
+
+  // Gifts are named by the cart, else by the store's promotions (which name a gift the
+  // store cannot buy, too), else by the catalog.
+  const promotions = usePromotions(storeId);
+  for (const p of promotions.data ?? []) {
+    for (const tier of [p.bonusTierData, p.bonusTierDataCash]) if (tier?.productInternalCode && tier.productName && !names.has(tier.productInternalCode)) names.set(tier.productInternalCode, tier.productName);
+  }
+  const giftCodes = [
+    ...(priced.data?.rewards ?? []).flatMap((r) => r.products.map((p) => p.internalCode)),
+    ...(priced.data?.hints?.nextTiers ?? []).flatMap((h) => ('product' in h.gives ? [h.gives.product.internalCode] : [])),
+    ...(priced.data?.hints?.giftsNotGiven ?? []).map((h) => h.product.internalCode),
+  ].filter((code) => !names.has(code));
+  const productName = useProductNames(storeId, promotions.isPending ? [] : giftCodes);
+  const nameOf = (code: string) => names.get(code) ?? productName(code);
+  const promotionName = (code: string) => {
+    const p = promotions.data?.find((x) => x.internalCode === code);
+    return p?.name ?? code;
+  };
+
+  // One key per submit of these lines: a retry after a lost answer reuses it.
+  const submit = useRef<{ lines: string; key: string } | undefined>(undefined);
+  const place = useMutation({
+    networkMode: 'online',
+    mutationFn: () => {
+      const signature = JSON.stringify([lines, notes]);
+      if (submit.current?.lines !== signature) submit.current = { lines: signature, key: crypto.randomUUID() };
+      return client.post('/app/stores/{storeId}/orders', {
+        params: { path: { storeId } },
+        body: { lines, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+        headers: { 'idempotency-key': submit.current.key },
+      });
+    },
+    onSuccess: async (order) => {
+      submit.current = undefined;
+      setItems([]);
+      await invalidateStore(queryClient, storeId);
+      await navigate({ to: '/orders/$id', params: { id: String(order.id) }, search: { placed: 1 } as never });
+    },
+  });
+
+  if (items.length === 0) {
+    return (
+      <section>
+        <h1>{t('cart.title')}</h1>
+        <Empty>{t('cart.empty')}</Empty>
+        <Link to="/catalog" className="button">
+          {t('cart.toCatalog')}
+        </Link>
+      </section>
+    );
+  }
+
+  const result = priced.data;
+  const minimum = result?.minimumOrder;
+
+  return (
+    <section>
+      <h1>{t('cart.title')}</h1>
+      <ul className="lines">
+        {items.map((item) => (
+          <Line
+            key={`${item.productInternalCode}/${item.units}`}
+            item={item}
+            priced={result?.lines.find((l) => l.productInternalCode === item.productInternalCode && l.units === item.units)}
+            onChange={(q) => setItems(q <= 0 ? removeItem(items, item) : setQuantity(items, item, q))}
+          />
+        ))}
+      </ul>
+      {priced.isPending ? (
+        <Loading rows={2} />
+      ) : priced.error && !result ? (
+        <ErrorBox error={priced.error} retry={() => void priced.refetch()} />
+      ) : result ? (
+        <div className="summary" aria-live="polite" aria-busy={priced.isFetching || undefined}>
+          {result.rewards.length > 0 && (
+            <div className="gifts">
+              <h2>{t('cart.gifts')}</h2>
+              <ul>
+                {result.rewards.map((r) =>
+                  r.products.map((p) => (
+                    <li key={`${r.promoInternalCode}/${p.internalCode}`} className="gift" data-gift={p.internalCode}>
+                      <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: nameOf(p.internalCode), units: p.units })}
+                    </li>
+                  )),
+                )}
+              </ul>
+            </div>
+          )}
+          {hintTexts(result.hints, { t, money: f.money, number: f.number, list: f.list, productName: nameOf, promotionName }).map((h) => (
+            <p key={h.key} className={h.kind === 'next' ? 'hint' : 'hint warn'} data-hint={h.kind}>
+              {h.text}
+            </p>
+          ))}
+          <dl className="totals">
+            <dt>{t('cart.subtotal')}</dt>
+            <dd>{f.money(result.subtotal)}</dd>
+            {result.discountTotal > 0 && (
+              <>
+                <dt>{t('cart.discounts')}</dt>
+                <dd className="saving" data-testid="discount-total">
+                  − {f.money(result.discountTotal)}
+                </dd>
+              </>
+            )}
+            <dt>{t('cart.total')}</dt>
+            <dd data-testid="cart-total">
+              <strong>{f.money(result.total)}</strong>
+            </dd>
+          </dl>
+          {minimum && (
+            <div className="minimum">
+              <label htmlFor="minimum">{t('cart.minimum', { amount: f.money(minimum.amount), missing: f.money(minimum.missing) })}</label>
+              <progress id="minimum" max={minimum.amount} value={minimum.amount - minimum.missing} />
+            </div>
+          )}
+        </div>
+      ) : null}
+      <label htmlFor="notes">{t('cart.notes')}</label>
+      <textarea id="notes" rows={2} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} />
+      {place.error && <ErrorBox error={place.error} />}
+      {!online && <p className="warn">{t('state.offlineAction')}</p>}
+      <button
+        type="button"
+        className="primary wide"
+        disabled={!online || place.isPending || !result || Boolean(minimum) || result.lines.some((l) => 'error' in l)}
+        onClick={() => place.mutate()}
+      >
+        {place.isPending ? t('cart.placing') : t('cart.place')}
+      </button>
+    </section>
+  );
+}

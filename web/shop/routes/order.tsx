@@ -1,0 +1,161 @@
+// One order: its lines, totals and status history; cancel while PENDING with one of the
+// store's reasons; "order again" fills the cart with what is still sold.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { client, invalidateStore, keys, useProductNames, type CatalogItem } from '../../lib/api.ts';
+import { orderAgain } from '../../lib/cart-state.ts';
+import type { MessageKey } from '../../lib/i18n.ts';
+import { session, useSession } from '../../lib/session.ts';
+import { ErrorBox, Loading, useOnline } from '../components/states.tsx';
+import { useFormat, useT } from '../i18n.tsx';
+
+function CancelForm({ orderId, storeId }: { orderId: number; storeId: number }) {
+  const t = useT();
+  const online = useOnline();
+  const queryClient = useQueryClient();
+  const codes = useQuery({ queryKey: keys.cancelCodes(storeId), queryFn: () => client.get('/app/stores/{storeId}/cancel-codes', { params: { path: { storeId } } }) });
+  const [code, setCode] = useState('');
+  const [message, setMessage] = useState('');
+  const cancel = useMutation({
+    networkMode: 'online',
+    mutationFn: () => client.post('/app/orders/{id}/cancel', { params: { path: { id: orderId } }, body: { cancelCode: code, ...(message.trim() ? { message: message.trim() } : {}) } }),
+    onSuccess: async (order) => {
+      queryClient.setQueryData(keys.order(orderId), order);
+      await invalidateStore(queryClient, storeId);
+    },
+  });
+  if (codes.isPending) return <Loading rows={1} />;
+  if (codes.error) return <ErrorBox error={codes.error} retry={() => void codes.refetch()} />;
+  return (
+    <form
+      className="panel"
+      onSubmit={(e) => {
+        e.preventDefault();
+        cancel.mutate();
+      }}
+    >
+      <h2>{t('orders.cancel')}</h2>
+      <label htmlFor="cancel-code">{t('orders.cancelReason')}</label>
+      <select id="cancel-code" required value={code} onChange={(e) => setCode(e.target.value)}>
+        <option value="" disabled>
+          —
+        </option>
+        {codes.data.data.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.reason}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="cancel-message">{t('orders.cancelMessage')}</label>
+      <textarea id="cancel-message" rows={2} maxLength={1000} value={message} onChange={(e) => setMessage(e.target.value)} />
+      {cancel.error && <ErrorBox error={cancel.error} />}
+      <button type="submit" className="danger" disabled={!online || !code || cancel.isPending}>
+        {t('orders.cancelConfirm')}
+      </button>
+    </form>
+  );
+}
+
+export default function OrderPage() {
+  const t = useT();
+  const f = useFormat();
+  const storeId = useSession().storeId!;
+  const id = Number(useParams({ from: '/orders/$id' }).id);
+  const navigate = useNavigate();
+  const [notice, setNotice] = useState<string>();
+  const order = useQuery({ queryKey: keys.order(id), queryFn: () => client.get('/app/orders/{id}', { params: { path: { id } } }) });
+  const again = useMutation({
+    mutationFn: async () => {
+      const lines = order.data!.products;
+      // What is still sold: each product looked up in today's catalog.
+      const found = await Promise.all(
+        [...new Set(lines.map((l) => l.internalCode))].map(async (code) => {
+          const page = await client.get('/app/stores/{storeId}/catalog', { params: { path: { storeId }, query: { search: code, take: 50 } } });
+          return (page.data as CatalogItem[]).find((p) => p.internalCode === code);
+        }),
+      );
+      return orderAgain(session.cart(storeId), lines, found.filter((p): p is CatalogItem => Boolean(p)));
+    },
+    onSuccess: async ({ items, added }) => {
+      if (added === 0) return setNotice(t('orders.againNone'));
+      session.saveCart(storeId, items);
+      await navigate({ to: '/cart' });
+    },
+  });
+
+  const lineNames = new Map((order.data?.products ?? []).map((l) => [l.internalCode, l.name ?? l.internalCode]));
+  const giftName = useProductNames(storeId, (order.data?.promotions.rewards ?? []).flatMap((r) => r.products.map((p) => p.internalCode)).filter((c) => !lineNames.has(c)));
+  if (order.isPending) return <Loading rows={4} />;
+  if (order.error) return <ErrorBox error={order.error} retry={() => void order.refetch()} />;
+  const o = order.data;
+  return (
+    <section>
+      <h1>{t('orders.order', { id: o.id })}</h1>
+      <p>
+        <span className={`status status-${o.status.toLowerCase()}`} data-testid="order-status">
+          {t(`status.${o.status}` as MessageKey)}
+        </span>{' '}
+        <span className="muted small">{f.dateTime(o.createdAt)}</span>
+      </p>
+      {o.deliveryDate && <p>{t('orders.delivery', { date: f.date(o.deliveryDate) })}</p>}
+      {o.cancellation && <p className="warn">{t('orders.cancelled', { reason: o.cancellation.reason })}</p>}
+      <h2>{t('orders.lines')}</h2>
+      <ul className="lines">
+        {o.products.map((l) => (
+          <li key={`${l.internalCode}/${l.units}`} className="line">
+            <div className="grow">
+              <strong>{l.name ?? l.internalCode}</strong>
+              <span className="muted small"> · {t('catalog.units', { units: l.units })}</span>
+              <p className="small">
+                {f.money(l.unitPrice)} × {l.quantity}
+                {l.discount ? <span className="saving"> − {f.money(l.discount)}</span> : null} = <strong>{f.money(l.total)}</strong>
+              </p>
+            </div>
+          </li>
+        ))}
+        {o.promotions.rewards.flatMap((r) =>
+          r.products.map((p) => (
+            <li key={`gift/${r.promoInternalCode}/${p.internalCode}`} className="line gift">
+              <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: lineNames.get(p.internalCode) ?? giftName(p.internalCode), units: p.units })}
+            </li>
+          )),
+        )}
+      </ul>
+      <dl className="totals">
+        <dt>{t('cart.subtotal')}</dt>
+        <dd>{f.money(o.subtotal)}</dd>
+        {o.discountTotal > 0 && (
+          <>
+            <dt>{t('cart.discounts')}</dt>
+            <dd className="saving">− {f.money(o.discountTotal)}</dd>
+          </>
+        )}
+        <dt>{t('cart.total')}</dt>
+        <dd>
+          <strong>{f.money(o.total)}</strong>
+        </dd>
+      </dl>
+      <h2>{t('orders.history')}</h2>
+      <ol className="history">
+        {o.history.map((h, i) => (
+          <li key={i}>
+            <strong>{t(`status.${h.status}` as MessageKey)}</strong> <span className="muted small">{f.dateTime(h.at)}</span>
+            {h.note && <p className="small">{h.note}</p>}
+          </li>
+        ))}
+      </ol>
+      {notice && <p role="status">{notice}</p>}
+      {again.error && <ErrorBox error={again.error} />}
+      <div className="actions">
+        <button type="button" onClick={() => again.mutate()} disabled={again.isPending}>
+          {t('orders.again')}
+        </button>
+        <Link to="/tickets" search={{ order: o.id }} className="button">
+          {t('orders.help')}
+        </Link>
+      </div>
+      {o.status === 'PENDING' && <CancelForm orderId={o.id} storeId={storeId} />}
+    </section>
+  );
+}

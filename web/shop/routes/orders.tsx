@@ -1,0 +1,41 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { client, keys } from '../../lib/api.ts';
+import type { MessageKey } from '../../lib/i18n.ts';
+import { useSession } from '../../lib/session.ts';
+import { Empty, ErrorBox, Loading } from '../components/states.tsx';
+import { useFormat, useT } from '../i18n.tsx';
+
+export default function Orders() {
+  const t = useT();
+  const f = useFormat();
+  const storeId = useSession().storeId!;
+  const orders = useQuery({ queryKey: keys.orders(storeId), queryFn: () => client.get('/app/stores/{storeId}/orders', { params: { path: { storeId }, query: { take: 50 } } }) });
+  return (
+    <section>
+      <h1>{t('orders.title')}</h1>
+      {orders.isPending ? (
+        <Loading />
+      ) : orders.error ? (
+        <ErrorBox error={orders.error} retry={() => void orders.refetch()} />
+      ) : orders.data.data.length === 0 ? (
+        <Empty>{t('orders.empty')}</Empty>
+      ) : (
+        <ul className="list">
+          {orders.data.data.map((o) => (
+            <li key={o.id}>
+              <Link to="/orders/$id" params={{ id: String(o.id) }} className="row" data-order={o.id}>
+                <strong>{t('orders.order', { id: o.id })}</strong>
+                <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}` as MessageKey)}</span>
+                <span className="muted small">
+                  {f.dateTime(o.createdAt)} · {t('orders.items', { count: o.products.length })}
+                </span>
+                <strong>{f.money(o.total)}</strong>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
