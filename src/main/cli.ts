@@ -3,6 +3,7 @@
 // as the admin API without HTTP.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
@@ -59,12 +60,21 @@ async function runService(config: Config, withApi: boolean, withWorker: boolean,
   }
   parts.push({ name: 'database', stop: () => deps.close() });
   if (tracing) parts.push({ name: 'tracing', stop: () => tracing.shutdown() });
+  // A signal during the rest of the start (the demo supplier's few writes, its catalog's
+  // batches) waits for it before anything closes, so it never runs on a closed database.
+  let starting: Promise<unknown> = Promise.resolve();
+  parts.unshift({ name: 'start-up', stop: () => starting.then(() => undefined, () => undefined) });
   drainOnSignals(parts, { timeoutMs: config.shutdownTimeoutMs, log });
+  starting = announce(config, deps, app, { withApi, withWorker, tracing: tracing !== undefined, metricsPort: metricsServer?.port });
+  await starting;
+}
 
+/** The demo supplier when the database is empty, then the banner and the sign-in warning. */
+async function announce(config: Config, deps: Deps, app: FastifyInstance, { withApi, withWorker, tracing, metricsPort }: { withApi: boolean; withWorker: boolean; tracing: boolean; metricsPort?: number }) {
   const banner = [`Surtido ${withApi && withWorker ? 'API and worker' : withApi ? 'API' : 'worker'} running on ${deps.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`];
   if (withApi) banner.push(`  API            http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}`, `  docs           ${config.publicUrl}/docs`);
   if (withApi) banner.push(findWebBuild() ? `  shop           ${config.publicUrl}/shop/` : '  shop           not built (run npm run build:web)');
-  if (metricsServer) banner.push(`  metrics        http://${config.host}:${metricsServer.port}/metrics`);
+  if (metricsPort !== undefined) banner.push(`  metrics        http://${config.host}:${metricsPort}/metrics`);
   else if (withApi) banner.push(`  metrics        ${config.publicUrl}/metrics`);
   else banner.push('  metrics        off (set METRICS_PORT to serve /metrics from this worker)');
   if (tracing) banner.push(`  tracing        OTLP/HTTP to ${config.otlpEndpoint}`);

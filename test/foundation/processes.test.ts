@@ -40,6 +40,29 @@ describe('processes', () => {
     expect(await again.exited).toBe(0);
   });
 
+  it('finishes its start (the demo supplier and catalog) before draining a SIGTERM sent the moment it is ready', async () => {
+    // The demo is written after the port opens; a signal then used to close the database
+    // under it, so the process failed (exit 1) or left a demo without its catalog.
+    const port = await freePort();
+    const env = { ...(await storage()), PORT: String(port), NODE_ENV: 'development' };
+    const service = start(['serve'], env);
+    await waitForReady(`http://127.0.0.1:${port}`, service, undefined, 10);
+    service.proc.kill('SIGTERM');
+    expect(await service.exited, service.output()).toBe(0);
+    expect(service.output()).toMatch(/Loaded a demo catalog/);
+    expect(service.output()).toMatch(/SIGTERM: draining/);
+
+    // A worker alone writes the demo supplier too: the same signal, the same clean exit.
+    const metricsPort = await freePort();
+    const worker = start(['worker'], { ...(await storage()), NODE_ENV: 'development', METRICS_PORT: String(metricsPort) });
+    await waitFor('the worker\'s metrics port', async () => {
+      if (worker.proc.exitCode !== null) throw new Error(worker.output());
+      return (await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch(() => undefined))?.status === 200 ? true : undefined;
+    }, 60_000, 5);
+    worker.proc.kill('SIGTERM');
+    expect(await worker.exited, worker.output()).toBe(0);
+  });
+
   it.skipIf(onPostgres())('refuses a second process on the same PGlite data folder with a clear message', async () => {
     const env = { ...(await storage()), ADMIN_TOKEN: ADMIN };
     const port = await freePort();

@@ -100,7 +100,7 @@ describe("GET /metrics", { timeout: 400_000 }, () => {
     expect(sample(m, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
     worker.proc.kill('SIGTERM');
-    expect(await worker.exited).toBe(0);
+    expect(await worker.exited, worker.output()).toBe(0);
 
     if (onPostgres()) {
       // An API process with METRICS_PORT keeps /metrics off its public port.
