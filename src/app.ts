@@ -1,5 +1,7 @@
 // buildApp(deps): the Fastify instance with every plugin and module route. It never
 // listens: src/main/cli.ts does (for `serve` and `api`), and tests call app.inject.
+import { memberRoutes } from './modules/members/members.routes.ts';
+import { consoleRoutes } from './modules/console/console.routes.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { apiDocument } from './api-document.ts';
@@ -128,6 +130,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(orderRoutes(deps));
   await app.register(storeAppRoutes(deps));
   await app.register(auditRoutes(deps));
+  await app.register(memberRoutes(deps));
+  await app.register(consoleRoutes(deps));
   await app.register(shopRoutes(deps));
   if (deps.config.demoSupplier && deps.config.env === 'development') await app.register(demoImageRoutes);
   return app;

@@ -5,7 +5,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import type { DB } from './db/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import type { AuditLog } from './http/audit.ts';
-import type { SupplierAuthenticator } from './http/auth.ts';
+import type { ConsoleAuthenticator, SupplierAuthenticator } from './http/auth.ts';
 import { auditLog } from './modules/audit/audit.repository.ts';
 import { createSupplierAuthenticator } from './modules/auth/auth.service.ts';
 import { getOrCreateSecret } from './modules/auth/credentials.repository.ts';
@@ -15,6 +15,8 @@ import { createTokenIssuer, generateJwtSecret, type TokenIssuer } from './module
 import type { Notifier } from './lib/notifier.ts';
 import { createNotifier } from './modules/messages/messages.channels.ts';
 import { createStoreTokenIssuer, type StoreTokenIssuer } from './modules/store-app/store-app.tokens.ts';
+import { createConsoleAuthenticator, createConsoleTokens, type ConsoleTokens } from './modules/console/console.service.ts';
+import { sessionsEndedAt } from './modules/people/people.repository.ts';
 import { BATCH_KINDS } from './batch-kinds.ts';
 import { BatchRegistry } from './modules/batch/batch.kinds.ts';
 import { WebhookSender } from './modules/webhooks/webhooks.sender.ts';
@@ -35,6 +37,9 @@ export interface Deps {
   /** The store side's reads kept in memory; forgotten on every change, in every process. */
   readonly storeCache: StoreCache;
   readonly storeTokens: StoreTokenIssuer;
+  /** Console sessions' tokens, and the guard's check of them (src/modules/console). */
+  readonly consoleTokens: ConsoleTokens;
+  readonly consoleAuth: ConsoleAuthenticator;
   readonly notifier: Notifier;
   /** Outgoing webhook calls (undici, with the address policy): the dispatcher's and the test ping's. */
   readonly webhookSender: WebhookSender;
@@ -72,6 +77,7 @@ export async function createDeps(config: Config, database: Database, options: De
   const storeCache = new StoreCache(() => Date.now(), config.storeCacheTtlMs);
   await storeCache.start(database);
   const tokens = createTokenIssuer(secret, config.tokenTtlSeconds, () => clock.now());
+  const consoleTokens = createConsoleTokens(secret, () => clock.now());
   return {
     config,
     db: database.db,
@@ -81,7 +87,11 @@ export async function createDeps(config: Config, database: Database, options: De
     supplierAuth: createSupplierAuthenticator(database.db, tokens, liveCredentials),
     audit: auditLog,
     storeCache,
-    storeTokens: createStoreTokenIssuer(secret, config.storeTokenTtlSeconds, () => clock.now()),
+    storeTokens: createStoreTokenIssuer(secret, config.storeTokenTtlSeconds, () => clock.now(), (personId) =>
+      storeCache.get(`sessions-ended:${personId}`, () => sessionsEndedAt(database.db, personId)),
+    ),
+    consoleTokens,
+    consoleAuth: createConsoleAuthenticator(database.db, consoleTokens),
     // Production never writes a message to the log: a kind with no channel cannot sign in.
     notifier: options.notifier ?? createNotifier(config, (message) => console.log(message)),
     webhookSender,

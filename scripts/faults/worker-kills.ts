@@ -82,18 +82,31 @@ await runScript('fault:workers', async (onCleanup) => {
   const kills: { at: number; batchesLeased: number; deliveriesLeased: number }[] = [];
   const killer = (async () => {
     await sleep(2000);
-    while (Date.now() < until - 2000) {
-      const victim = live.splice(Math.floor(Math.random() * live.length), 1)[0]!;
-      // What the workers hold right now (either of them: leases do not name the process).
-      const [held] = await query(scratch.pool, `
+    const landed = () => ({ batch: kills.some((k) => k.batchesLeased > 0), delivery: kills.some((k) => k.deliveriesLeased > 0) });
+    // What the workers hold right now (either of them: leases do not name the process).
+    const leases = async () =>
+      (await query(scratch.pool, `
         select (select count(*) from batches where lease_owner is not null and finished_at is null)::int as batches,
-               (select count(*) from webhook_deliveries where lease_owner is not null and status = 'pending')::int as deliveries`);
+               (select count(*) from webhook_deliveries where lease_owner is not null and status = 'pending')::int as deliveries`))[0]!;
+    for (;;) {
+      // Until a kill has landed mid-batch and one mid-delivery, the load goes on (up to latest).
+      const sofar = landed();
+      if (!(sofar.batch && sofar.delivery) && until - Date.now() < 2000 + KILL_EVERY_MS) until = Math.min(latest, Date.now() + 2000 + KILL_EVERY_MS * 1.4);
+      if (Date.now() >= until - 2000) break;
+      // A kill waits (up to a second) for a moment the workers hold the kind of work no kill has hit yet.
+      const hitsNew = (h: { batches: number; deliveries: number }) => (!sofar.batch && h.batches > 0) || (!sofar.delivery && h.deliveries > 0);
+      let held = await leases();
+      if (!(sofar.batch && sofar.delivery)) {
+        for (let waited = 0; waited < 1000 && !hitsNew(held); waited += 25) {
+          await sleep(25);
+          held = await leases();
+        }
+      }
+      const victim = live.splice(Math.floor(Math.random() * live.length), 1)[0]!;
       victim.proc.kill('SIGKILL');
       await victim.exited;
       kills.push({ at: Date.now() - c.t0, batchesLeased: held.batches, deliveriesLeased: held.deliveries });
       live.push(startWorker());
-      const bothLanded = kills.some((k) => k.batchesLeased > 0) && kills.some((k) => k.deliveriesLeased > 0);
-      if (!bothLanded && until - Date.now() < 2000 + KILL_EVERY_MS) until = Math.min(latest, Date.now() + 2000 + KILL_EVERY_MS * 1.4);
       await sleep(KILL_EVERY_MS * (0.6 + Math.random() * 0.8));
     }
   })();

@@ -764,8 +764,32 @@ export interface paths {
          */
         get: operations["getCredential"];
         put?: never;
-        post?: never;
+        /**
+         * Issue an API key and client credentials (shown once); every scope but the owner-only ones when none are named
+         * @description Scope: `supplier/credential.write`. supplier/member.write and supplier/credential.write are granted by an operator only (POST /admin/suppliers/{supplierId}/credentials).
+         */
+        post: operations["postCredential"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/credential/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the supplier's clients: its tokens stop working at once
+         * @description Scope: `supplier/credential.write`.
+         */
+        delete: operations["deleteCredentialByClientId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1246,6 +1270,54 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The supplier's members (people who sign in to its console), by email
+         * @description Scope: `supplier/member.read`.
+         */
+        get: operations["getMember"];
+        put?: never;
+        /**
+         * Invite a member: they get an email and sign in to the console with a code sent there
+         * @description Scope: `supplier/member.write`.
+         */
+        post: operations["postMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/member/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a member's role (effective on their next request); the last owner cannot be demoted
+         * @description Scope: `supplier/member.write`.
+         */
+        put: operations["putMemberById"];
+        post?: never;
+        /**
+         * Remove a member: their console sessions for this supplier end at once; the last owner cannot be removed
+         * @description Scope: `supplier/member.write`.
+         */
+        delete: operations["deleteMemberById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6086,6 +6158,120 @@ export interface operations {
             };
         };
     };
+    postCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scopes?: ("supplier/pricelist.read" | "supplier/pricelist.write" | "supplier/pricelist.bulkwrite" | "supplier/grouper.read" | "supplier/grouper.write" | "supplier/grouper.bulkwrite" | "supplier/promotion.read" | "supplier/promotion.write" | "supplier/promotion.bulkwrite" | "supplier/support.read" | "supplier/support.write" | "supplier/catalog.read" | "supplier/catalog.write" | "supplier/catalog.bulkwrite" | "supplier/stock.bulkwrite" | "supplier/store.read" | "supplier/store.write" | "supplier/store.bulkwrite" | "supplier/order.read" | "supplier/order.write" | "supplier/order.bulkwrite" | "supplier/batch.read" | "supplier/webhook.read" | "supplier/webhook.write" | "supplier/audit.read" | "supplier/credential.read" | "supplier/member.read" | "supplier/member.write" | "supplier/credential.write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown only in the first answer; absent from an Idempotency-Key replay, which carries `note` instead */
+                        apiKey?: string;
+                        clientId: string;
+                        /** @description shown only in the first answer; absent from an Idempotency-Key replay, which carries `note` instead */
+                        clientSecret?: string;
+                        scopes: string[];
+                        /** @description on an Idempotency-Key replay only: the secret was shown once and is not repeated */
+                        note?: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCredentialByClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        revoked: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     putPromotionDiscountSimple: {
         parameters: {
             query?: never;
@@ -8239,6 +8425,286 @@ export interface operations {
             };
             /** @description problem details */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        email: string;
+                        /**
+                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "manager" | "agent" | "viewer";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+                     * @enum {unknown}
+                     */
+                    role: "owner" | "manager" | "agent" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        email: string;
+                        /**
+                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "manager" | "agent" | "viewer";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putMemberById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+                     * @enum {unknown}
+                     */
+                    role: "owner" | "manager" | "agent" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        email: string;
+                        /**
+                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "manager" | "agent" | "viewer";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteMemberById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,7 @@ import * as m0014 from './migrations/0014_retention.ts';
 import * as m0016 from './migrations/0016_store_data_changed.ts';
 import * as m0019 from './migrations/0019_traceparent.ts';
 import * as m0020 from './migrations/0020_console_reads.ts';
+import * as m0021 from './migrations/0021_members_and_sessions.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0016_store_data_changed': m0016,
   '0019_traceparent': m0019,
   '0020_console_reads': m0020,
+  '0021_members_and_sessions': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,7 @@ export interface SuppliersTable {
   name: string;
   minimum_order: Numeric | null;
   cancel_codes: ColumnType<CancelCode[] | null, string | null | undefined, string | null>;
+  enabled: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -242,6 +243,7 @@ export interface PeopleTable {
   phone: string | null;
   email: string | null;
   name: string | null;
+  sessions_revoked_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -265,8 +267,12 @@ export interface SignInCodesTable {
   consumed_at: Timestamp | null;
   /** The signed-in person proving a second identifier; null for a sign-in code. */
   person_id: number | null;
+  /** Whose code: a store user's (the shop) or a member's or operator's (the console). */
+  realm: Generated<CodeRealm>;
   created_at: Generated<Date>;
 }
+
+export type CodeRealm = 'store' | 'console';
 
 export type PromotionType = 'DISCOUNT_SIMPLE' | 'DISCOUNT_MULTIPLE' | 'BONUS_INDIVIDUAL' | 'BONUS_CROSSED';
 export type PromotionTierKind = 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash';
@@ -497,6 +503,35 @@ export interface PersonPreferencesTable {
   updated_at: Generated<Date>;
 }
 
+/** A supplier member's role (src/modules/auth/scopes.ts maps each to its scopes). */
+export type MemberRole = 'owner' | 'manager' | 'agent' | 'viewer';
+
+export interface SupplierMembersTable {
+  id: Generated<number>;
+  supplier_id: number;
+  email: string;
+  role: MemberRole;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface OperatorsTable {
+  id: Generated<number>;
+  email: string;
+  created_at: Generated<Date>;
+}
+
+export interface ConsoleSessionsTable {
+  id: string;
+  email: string;
+  supplier_id: number | null;
+  created_at: Generated<Date>;
+  last_used_at: Generated<Date>;
+  expires_at: Date;
+  ends_at: Date;
+  revoked_at: Date | null;
+}
+
 export type AuditActorKind = 'credential' | 'operator' | 'person';
 
 export interface AuditEntriesTable {
@@ -549,4 +584,7 @@ export interface DB {
   message_attempts: MessageAttemptsTable;
   person_preferences: PersonPreferencesTable;
   audit_entries: AuditEntriesTable;
+  supplier_members: SupplierMembersTable;
+  operators: OperatorsTable;
+  console_sessions: ConsoleSessionsTable;
 }

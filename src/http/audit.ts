@@ -44,10 +44,11 @@ export interface Actor {
   id: string;
 }
 
-/** Who is writing: a supplier credential, the operator (ADMIN_TOKEN), or (consoles, later) a person. */
+/** Who is writing: a supplier credential, a supplier member (a console session), or an operator (their session's email; `admin` for ADMIN_TOKEN). */
 export function actorOf(request: FastifyRequest): Actor {
+  if (request.supplier?.person) return { kind: 'person', id: request.supplier.person };
   if (request.supplier) return { kind: 'credential', id: request.supplier.clientId };
-  if (request.routeOptions.config?.auth === 'admin') return { kind: 'operator', id: 'admin' };
+  if (request.routeOptions.config?.auth === 'admin') return { kind: 'operator', id: request.consoleSession?.email ?? 'admin' };
   throw new Error(`no audit actor for ${request.method} ${request.routeOptions.url}`);
 }
 

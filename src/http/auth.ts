@@ -11,8 +11,29 @@ import type { RouteAuth } from './route-config.ts';
 /** Who a verified supplier request comes from (its token's claims, proven live). */
 export interface SupplierPrincipal {
   supplierId: number;
+  /** The credential's client, or `session:<id>` for a console session. */
   clientId: string;
   scopes: string[];
+  /** The member's email when the request comes from a console session (its audit actor). */
+  person?: string;
+}
+
+/** A live console session (src/modules/console), read on every request. */
+export interface ConsoleSession {
+  id: string;
+  email: string;
+  /** Whether the email is a platform operator's: the session may then call the admin API. */
+  operator: boolean;
+  /** The supplier the session acts for (null until one is chosen). */
+  supplierId: number | null;
+  /** The principal of supplier routes: set while the person is a member of that supplier and it is enabled. */
+  supplier?: SupplierPrincipal;
+}
+
+/** What the guard needs to check a console session's token (src/modules/console implements it). */
+export interface ConsoleAuthenticator {
+  /** The live session of a console token (renewing it while in use), or undefined. */
+  session(token: string): Promise<ConsoleSession | undefined>;
 }
 
 /**
@@ -51,6 +72,8 @@ declare module 'fastify' {
     supplier?: SupplierPrincipal;
     /** The person behind a store-user token (the /app API). */
     storeUser?: number;
+    /** The console session of a console route, or of a supplier or admin route called from the console. */
+    consoleSession?: ConsoleSession;
   }
 }
 
@@ -64,6 +87,12 @@ export function rateLimited(retryAfterSeconds: number, what: string) {
 export function supplierOf(request: FastifyRequest): SupplierPrincipal {
   if (!request.supplier) throw unauthenticated();
   return request.supplier;
+}
+
+/** The console session of a console route (the auth hook has run). */
+export function consoleSessionOf(request: FastifyRequest): ConsoleSession {
+  if (!request.consoleSession) throw unauthenticated();
+  return request.consoleSession;
 }
 
 /** The signed-in store user of an /app route (the auth hook has run). */
@@ -88,27 +117,50 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
     for (const method of [route.method].flat()) table.push({ method, url: route.url, auth: config.auth, scope: config.scope, audit: config.audit });
   });
 
+  const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+
   app.addHook('onRequest', async (request) => {
     const { auth, scope } = request.routeOptions.config ?? {};
     if (auth === 'supplier') {
       const apiKey = headerValue(request.headers['x-api-key']);
-      // A key that cannot be one of ours is refused before anything else. The limit counts
-      // per credential (an API key and its client are issued together, one to one), keyed
-      // by the client of a token we signed: junk keys and forged tokens leave no state.
-      if (apiKey !== undefined && !isApiKeyShaped(apiKey)) throw unauthenticated('the API key is not valid');
-      request.supplier = await deps.supplierAuth.authenticate(apiKey, request.headers.authorization, (clientId) => {
-        const limit = limiter.take(clientId);
-        if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'this API key');
-      });
+      // The console calls the supplier API with its session token alone (no API key): the
+      // member's role gives the scopes, and the limit counts per session.
+      const token = apiKey === undefined ? bearer(request) : undefined;
+      const session = token === undefined ? undefined : await deps.consoleAuth.session(token);
+      if (session) {
+        if (!session.supplier) throw unauthenticated('this console session acts for no supplier it is a member of (choose one with PUT /console/me/supplier)');
+        const limit = limiter.take(session.supplier.clientId);
+        if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'this console session');
+        request.consoleSession = session;
+        request.supplier = session.supplier;
+      } else {
+        // A key that cannot be one of ours is refused before anything else. The limit counts
+        // per credential (an API key and its client are issued together, one to one), keyed
+        // by the client of a token we signed: junk keys and forged tokens leave no state.
+        if (apiKey !== undefined && !isApiKeyShaped(apiKey)) throw unauthenticated('the API key is not valid');
+        request.supplier = await deps.supplierAuth.authenticate(apiKey, request.headers.authorization, (clientId) => {
+          const limit = limiter.take(clientId);
+          if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'this API key');
+        });
+      }
       deps.supplierAuth.requireScope(request.supplier, scope!);
     } else if (auth === 'store') {
-      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const token = bearer(request);
       const person = token ? await deps.storeTokens.verify(token) : undefined;
       if (person === undefined) throw unauthenticated('a valid store-user token is required');
       request.storeUser = person;
     } else if (auth === 'admin') {
-      const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-      if (!match || !safeEqual(match[1]!, deps.config.adminToken)) throw unauthenticated('a valid admin token is required');
+      // ADMIN_TOKEN (scripts, the CLI's peers), or an operator's console session.
+      const token = bearer(request);
+      if (token !== undefined && safeEqual(token, deps.config.adminToken)) return;
+      const session = token === undefined ? undefined : await deps.consoleAuth.session(token);
+      if (!session?.operator) throw unauthenticated('a valid admin token or operator session is required');
+      request.consoleSession = session;
+    } else if (auth === 'console') {
+      const token = bearer(request);
+      const session = token === undefined ? undefined : await deps.consoleAuth.session(token);
+      if (!session) throw unauthenticated('a valid console session is required');
+      request.consoleSession = session;
     }
   });
 }

@@ -88,7 +88,7 @@ export const tooDeep = (batch: boolean) =>
     errors: [{ pointer: '', code: 'NESTING_TOO_DEEP', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
   });
 
-/** Sets every route's body limit and limits each client address on the store sign-in routes. */
+/** Sets every route's body limit and limits each client address on the sign-in routes (the shop's and the console's, counted apart). */
 export function registerLimits(app: FastifyInstance, config: Config) {
   const perMinute = config.authRateLimitPerMinute;
   const signIns = new RateLimiter(perMinute / 60, perMinute, { maxKeys: config.rateLimitMaxKeys });
@@ -109,7 +109,7 @@ export function registerLimits(app: FastifyInstance, config: Config) {
 
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= bodyLimitOf(route, config);
-    if (route.url.startsWith('/app/auth/')) {
+    if (route.url.startsWith('/app/auth/') || route.url.startsWith('/console/auth/')) {
       route.onRequest = [limitAddress, ...(route.onRequest ? [route.onRequest].flat() : [])];
     }
   });

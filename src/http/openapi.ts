@@ -22,9 +22,11 @@ export interface ApiDocumentParts {
 
 /** The security of an operation, from the route's `config.auth` (what the auth hook enforces). */
 const SECURITY: Record<RouteAuth, Record<string, string[]>[]> = {
-  supplier: [{ apiKey: [], bearer: [] }],
+  // Either requirement: a credential (API key and token), or a member's console session.
+  supplier: [{ apiKey: [], bearer: [] }, { consoleSession: [] }],
   store: [{ storeUser: [] }],
-  admin: [{ admin: [] }],
+  admin: [{ admin: [] }, { consoleSession: [] }],
+  console: [{ consoleSession: [] }],
   public: [],
 };
 
@@ -33,6 +35,13 @@ const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'a supplier access token from POST /login' },
   admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
   storeUser: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "a store user's access token from POST /app/auth/token" },
+  consoleSession: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      "a console session's token from POST /console/auth/token: on supplier routes the member's role gives the scopes (no API key is sent); on admin routes the person must be an operator",
+  },
   webhookSignature: {
     type: 'apiKey',
     in: 'header',

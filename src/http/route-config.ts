@@ -2,7 +2,7 @@
 // (and by the isolation tests, which walk the route table).
 import 'fastify';
 
-export type RouteAuth = 'supplier' | 'store' | 'admin' | 'public';
+export type RouteAuth = 'supplier' | 'store' | 'admin' | 'console' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -12,6 +12,10 @@ import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { createDeps, openDeps, type Deps } from '../deps.ts';
 import * as suppliers from '../modules/suppliers/suppliers.service.ts';
+import * as members from '../modules/members/members.service.ts';
+import * as operators from '../modules/console/console.service.ts';
+import { MEMBER_ROLES } from '../modules/auth/scopes.ts';
+import type { MemberRole } from '../db/types.ts';
 import { signInWarning } from '../modules/store-app/store-app.sign-in.ts';
 import { createDemoSupplierIfEmpty } from './bootstrap.ts';
 import { drainOnSignals, type Stoppable } from './lifecycle.ts';
@@ -28,6 +32,10 @@ const USAGE = `usage: surtido <command> [options]
   migrate                             apply database migrations and exit
   supplier create --code C --name N   create a supplier
   supplier list                       list suppliers
+  supplier disable|enable --supplier ID   its credentials, console sessions and stores stop (or start again)
+  member add --supplier ID --email EMAIL --role owner|manager|agent|viewer
+  operator add --email EMAIL          a platform operator (signs in to the console at /console)
+  operator list
   credentials issue --supplier ID [--scopes s1,s2]
   credentials revoke --client CLIENT_ID
   webhook set --supplier ID --url URL [--disabled]
@@ -103,6 +111,12 @@ function requireOption(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
+function roleOf(values: Record<string, unknown>): MemberRole {
+  const role = requireOption(values, 'role');
+  if (!(MEMBER_ROLES as readonly string[]).includes(role)) throw new ConfigError(`--role must be one of ${MEMBER_ROLES.join(', ')}`);
+  return role as MemberRole;
+}
+
 function supplierId(values: Record<string, unknown>): number {
   const id = Number(requireOption(values, 'supplier'));
   if (!Number.isInteger(id) || id < 1) throw new ConfigError('--supplier must be a supplier id (a whole number)');
@@ -122,6 +136,8 @@ export async function main(argv: string[]) {
       url: { type: 'string' },
       disabled: { type: 'boolean' },
       'minimum-order': { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -161,6 +177,15 @@ export async function main(argv: string[]) {
       return withDeps(config, (d) => suppliers.createSupplier(d.db, { code: requireOption(values, 'code'), name: requireOption(values, 'name') }));
     case 'supplier list':
       return withDeps(config, (d) => suppliers.listSuppliers(d.db));
+    case 'supplier disable':
+    case 'supplier enable':
+      return withDeps(config, (d) => suppliers.setSupplierStatus(d.db, supplierId(values), sub === 'enable'));
+    case 'member add':
+      return withDeps(config, (d) => members.inviteMember(d.db, supplierId(values), { email: requireOption(values, 'email'), role: roleOf(values) }, `${config.publicUrl}/console/`));
+    case 'operator add':
+      return withDeps(config, (d) => operators.addOperator(d.db, requireOption(values, 'email')));
+    case 'operator list':
+      return withDeps(config, (d) => operators.listOperators(d.db));
     case 'credentials issue':
       return withDeps(config, (d) => suppliers.issueCredentials(d.db, supplierId(values), values.scopes?.split(',').map((s) => s.trim()).filter(Boolean)));
     case 'credentials revoke':

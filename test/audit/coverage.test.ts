@@ -52,6 +52,26 @@ const RULES: Record<string, () => Promise<Call>> = {
   'PUT /admin/suppliers/:supplierId/settings': async () => ({ path: `/admin/suppliers/${w.c.id}/settings`, body: { minimumOrder: 10 } }),
   'PUT /admin/suppliers/:supplierId/cancel-codes': async () => ({ path: `/admin/suppliers/${w.c.id}/cancel-codes`, body: [{ code: 'X', reason: 'Because', usage: 'SUPPLIER' }] }),
   'POST /admin/store-users/token': async () => ({ path: '/admin/store-users/token', body: { email: w.p1.email } }),
+  'PUT /admin/suppliers/:supplierId/status': async () => ({ path: `/admin/suppliers/${w.c.id}/status`, body: { enabled: true } }),
+  'POST /admin/suppliers/:supplierId/members': async () => ({ path: `/admin/suppliers/${w.c.id}/members`, body: { email: `${next('owner')}@example.com`, role: 'owner' } }),
+  'POST /admin/store-users/:personId/sessions/end': async () => {
+    const found = await ok(t.admin('GET', `/admin/store-users?email=${encodeURIComponent(w.p2.email)}`));
+    return { path: `/admin/store-users/${found.person.id}/sessions/end` };
+  },
+  'POST /member': async () => ({ path: '/member', body: { email: `${next('viewer')}@example.com`, role: 'viewer' } }),
+  'PUT /member/:id': async () => {
+    const { id } = await ok(as(t, w.a, 'POST', '/member', { email: `${next('agent')}@example.com`, role: 'agent' }));
+    return { path: `/member/${id}`, body: { role: 'manager' } };
+  },
+  'DELETE /member/:id': async () => {
+    const { id } = await ok(as(t, w.a, 'POST', '/member', { email: `${next('leaving')}@example.com`, role: 'viewer' }));
+    return { path: `/member/${id}` };
+  },
+  'POST /credential': async () => ({ path: '/credential', body: { scopes: ['supplier/order.read'] } }),
+  'DELETE /credential/:clientId': async () => {
+    const { clientId } = await ok(as(t, w.a, 'POST', '/credential', {}));
+    return { path: `/credential/${clientId}` };
+  },
   'POST /admin/webhook/deliveries/:id/redeliver': async () => ({ path: `/admin/webhook/deliveries/${w.deliveryId}/redeliver` }),
 
   'POST /pricelist': async () => ({ path: '/pricelist', body: { internalCode: next('PL') } }),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/lib/secrets.ts';
-import { SUPPLIER_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { DEFAULT_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { waitUntil as waitForCondition } from '../../support/wait.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
@@ -31,7 +31,9 @@ describe('POST /login', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
-    expect(body.scope.split(' ').sort()).toEqual([...SUPPLIER_SCOPES].sort());
+    expect(body.scope.split(' ').sort()).toEqual([...DEFAULT_SCOPES].sort());
+    expect(body.scope).not.toContain('supplier/member.write');
+    expect(body.scope).not.toContain('supplier/credential.write');
     const [, payload] = body.access_token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     expect(claims).toMatchObject({ sub: a.clientId, sup: a.id });

@@ -22,10 +22,12 @@ describe('OpenAPI and docs', () => {
     expect(doc.openapi).toBe('3.1.0');
     const op = doc.paths['/batch/pricelist'].post;
     expect(op.description).toContain('supplier/pricelist.bulkwrite');
-    expect(op.security).toEqual([{ apiKey: [], bearer: [] }]);
+    // A credential (API key and token), or a member's console session.
+    expect(op.security).toEqual([{ apiKey: [], bearer: [] }, { consoleSession: [] }]);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['202', '402']));
     expect(op.responses['402'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/Problem');
-    expect(doc.paths['/admin/suppliers'].post.security).toEqual([{ admin: [] }]);
+    expect(doc.paths['/admin/suppliers'].post.security).toEqual([{ admin: [] }, { consoleSession: [] }]);
+    expect(doc.paths['/console/me'].get.security).toEqual([{ consoleSession: [] }]);
   });
 
   it('serves interactive documentation with its assets from the package (offline)', async () => {

@@ -98,6 +98,19 @@ describe('processes', () => {
     const webhook = JSON.parse((await run('webhook', 'set', '--supplier', String(supplier.id), '--url', 'https://erp.example/api')).out);
     expect(webhook).toMatchObject({ baseUrl: 'https://erp.example/api', enabled: true, secret: expect.stringMatching(/^whsec_/) });
     expect(JSON.parse((await run('credentials', 'revoke', '--client', issued.clientId)).out)).toEqual({ clientId: issued.clientId, revoked: true });
+    // Operators and members: the people who sign in to the console.
+    expect(JSON.parse((await run('operator', 'add', '--email', 'Ops@Example.com')).out)).toMatchObject({ email: 'ops@example.com' });
+    const again = await run('operator', 'add', '--email', 'ops@example.com');
+    expect(again.code).toBe(1);
+    expect(again.out).toContain('ops@example.com is already an operator');
+    expect(JSON.parse((await run('operator', 'list')).out)).toEqual([expect.objectContaining({ email: 'ops@example.com' })]);
+    const owner = JSON.parse((await run('member', 'add', '--supplier', String(supplier.id), '--email', 'owner@cli.example', '--role', 'owner')).out);
+    expect(owner).toMatchObject({ email: 'owner@cli.example', role: 'owner' });
+    const badRole = await run('member', 'add', '--supplier', String(supplier.id), '--email', 'x@cli.example', '--role', 'boss');
+    expect(badRole.code).toBe(1);
+    expect(badRole.out).toContain('--role must be one of owner, manager, agent, viewer');
+    expect(JSON.parse((await run('supplier', 'disable', '--supplier', String(supplier.id))).out)).toMatchObject({ id: supplier.id, enabled: false });
+    expect(JSON.parse((await run('supplier', 'list')).out)).toEqual([expect.objectContaining({ code: 'CLI-1', enabled: false })]);
     const missing = await run('credentials', 'issue');
     expect(missing.code).toBe(1);
     expect(missing.out).toContain('--supplier is required');

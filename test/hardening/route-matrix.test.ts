@@ -4,11 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../../src/http/auth.ts';
-import { createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { ROLE_SCOPES, SUPPLIER_SCOPES, type SupplierScope } from '../../src/modules/auth/scopes.ts';
+import { ADMIN_TOKEN, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { memberSession } from '../helpers/console.ts';
 
 let t: TestApp;
 let full: TestSupplier;
 let storeToken: string;
+let owner: TestSupplier;
 const scoped = new Map<string, TestSupplier>();
 
 const PARAMS: Record<string, string> = { uuid: randomUUID(), id: '1', supplierId: '1', storeId: '1', clientId: 'cli_x', code: 'X' };
@@ -27,19 +30,21 @@ async function otherScope(scope: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ worker: false });
+  t = await createTestApp();
   full = await t.supplier();
   const store = await t.request({ method: 'POST', url: '/batch/store', headers: full.headers, payload: { upsert: [{ internalCode: 'S', name: 'S' }] } });
   expect(store.statusCode).toBe(202);
   await t.deps.db.insertInto('people').values({ phone: '+573009999999', email: null, name: 'P' }).execute();
   storeToken = (await t.admin('POST', '/admin/store-users/token', { phone: '+573009999999' })).json().access_token;
+  owner = await memberSession(t, full, 'owner.matrix@example.com', 'owner');
+  expect(ROLE_SCOPES.owner).toEqual(SUPPLIER_SCOPES);
 });
 afterAll(() => t.close());
 
 describe('the route table', () => {
   it('has a guard on every route, and routes of every kind', () => {
     const kinds = new Set(t.app.guardedRoutes.map((r) => r.auth));
-    expect([...kinds].sort()).toEqual(['admin', 'public', 'store', 'supplier']);
+    expect([...kinds].sort()).toEqual(['admin', 'console', 'public', 'store', 'supplier']);
     expect(t.app.guardedRoutes.filter((r) => r.auth === 'supplier').length).toBeGreaterThan(40);
   });
 
@@ -66,12 +71,34 @@ describe('the route table', () => {
     }
   });
 
-  it('turns away admin routes without the admin token (401)', async () => {
+  it("turns away admin routes without the admin token or an operator's session (401), a member's session included", async () => {
     for (const route of t.app.guardedRoutes.filter((r) => r.auth === 'admin')) {
       const what = `${route.method} ${route.url}`;
       expect((await call(route, {})).statusCode, what).toBe(401);
       expect((await call(route, { authorization: `Bearer ${full.token}` })).statusCode, what).toBe(401);
       expect((await call(route, { authorization: `Bearer ${storeToken}` })).statusCode, what).toBe(401);
+      expect((await call(route, owner.headers)).statusCode, what).toBe(401);
+    }
+  });
+
+  it('turns away console routes without a session, or with a supplier, store-user or admin token (401)', async () => {
+    const routes = t.app.guardedRoutes.filter((r) => r.auth === 'console');
+    expect(routes.length).toBeGreaterThanOrEqual(3);
+    for (const route of routes) {
+      const what = `${route.method} ${route.url}`;
+      for (const headers of [{}, full.headers, { authorization: `Bearer ${full.token}` }, { authorization: `Bearer ${storeToken}` }, { authorization: `Bearer ${ADMIN_TOKEN}` }]) {
+        expect((await call(route, headers)).statusCode, `${what} ${JSON.stringify(headers).slice(0, 40)}`).toBe(401);
+      }
+    }
+  });
+
+  it("gives a member's session exactly its role's scopes on every supplier route (403 naming the scope otherwise)", async () => {
+    const viewer = await memberSession(t, full, 'viewer.matrix@example.com', 'viewer');
+    for (const route of t.app.guardedRoutes.filter((r) => r.auth === 'supplier')) {
+      const what = `${route.method} ${route.url}`;
+      const res = await call(route, viewer.headers);
+      if (ROLE_SCOPES.viewer.includes(route.scope as SupplierScope)) expect(res.statusCode, `${what}: ${res.body}`).not.toBe(403);
+      else expect(res.json(), what).toMatchObject({ code: 'INSUFFICIENT_SCOPE', detail: `this operation needs the scope ${route.scope}` });
     }
   });
 });

@@ -4,7 +4,9 @@
 // has orders and tickets there; person P2 buys for A's store S2 and C's store S3.
 // Everything of A is named ALPHA-..., so an answer that mentions it is easy to spot.
 import { expect } from 'vitest';
+import { SUPPLIER_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { memberSession } from '../helpers/console.ts';
 
 export interface Person {
   email: string;
@@ -14,6 +16,8 @@ export interface Person {
 export interface World {
   a: TestSupplier;
   b: TestSupplier;
+  /** B again, as its owner's console session (no API key): the matrices run for both. */
+  bConsole: TestSupplier;
   c: TestSupplier;
   p1: Person;
   p2: Person;
@@ -41,6 +45,9 @@ export interface World {
   deliveryId: number;
   /** Notifications P1 has at S1. */
   notificationIds: number[];
+  /** A's member `agent.alpha@example.com`, and a spare credential of A's. */
+  memberId: number;
+  spareClientId: string;
 }
 
 const ok = (res: { statusCode: number; body: string }, status = 200) => {
@@ -64,8 +71,9 @@ export const asPerson = (t: TestApp, p: Person, method: 'GET' | 'POST', url: str
   t.request({ method, url, payload: payload as never, headers: p.headers });
 
 export async function buildWorld(t: TestApp): Promise<World> {
-  const a = await t.supplier();
-  const b = await t.supplier();
+  // A and B hold every scope, the owner-only ones too: B's 404s are then tenancy, never a missing scope.
+  const a = await t.supplier(undefined, [...SUPPLIER_SCOPES]);
+  const b = await t.supplier(undefined, [...SUPPLIER_SCOPES]);
   const c = await t.supplier();
   const codes = {
     category: 'ALPHA-C',
@@ -138,12 +146,16 @@ export async function buildWorld(t: TestApp): Promise<World> {
   expect(deliveries.length).toBeGreaterThan(0);
   const notifications = ok(await asPerson(t, p1, 'GET', '/app/notifications')).data as { id: number }[];
   expect(notifications.length).toBeGreaterThan(0);
+  const memberId = ok(await as(t, a, 'POST', '/member', { email: 'agent.alpha@example.com', role: 'agent' })).id as number;
+  const spareClientId = ok(await as(t, a, 'POST', '/credential', { scopes: ['supplier/batch.read'] })).clientId as string;
+  const bConsole = await memberSession(t, b, 'owner.beta@example.com', 'owner');
   // A's webhook settings, last (disabled: nothing is sent), so B's GET /webhook has something of A's to leak.
   ok(await t.admin('PUT', `/admin/suppliers/${a.id}/webhook`, { baseUrl: 'https://alpha.example/erp', enabled: false }));
 
   return {
     a,
     b,
+    bConsole,
     c,
     p1,
     p2,
@@ -155,6 +167,8 @@ export async function buildWorld(t: TestApp): Promise<World> {
     batchId,
     deliveryId: deliveries[0]!.id,
     notificationIds: notifications.map((n) => n.id),
+    memberId,
+    spareClientId,
   };
 }
 

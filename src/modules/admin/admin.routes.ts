@@ -17,6 +17,7 @@ import {
   SettingsBody,
   Supplier,
   SupplierIdParams,
+  SupplierStatusBody,
   Webhook,
   WebhookBody,
 } from './admin.schemas.ts';
@@ -42,6 +43,18 @@ export const adminRoutes =
       config,
       schema: { tags, summary: 'Every supplier', response: { 200: Type.Array(Supplier), ...problems(401) } },
       handler: () => suppliers.listSuppliers(db),
+    });
+
+    app.put('/admin/suppliers/:supplierId/status', {
+      config: writes('supplier'),
+      schema: {
+        tags,
+        summary: 'Enable or disable a supplier: disabled, its credentials and console sessions are refused at once and its stores show to buyers as closed',
+        params: SupplierIdParams,
+        body: SupplierStatusBody,
+        response: { 200: Supplier, ...problems(400, 401, 404) },
+      },
+      handler: (request) => audited(deps, request, (db) => suppliers.setSupplierStatus(db, request.params.supplierId, request.body.enabled, deps.liveCredentials)),
     });
 
     app.post('/admin/suppliers/:supplierId/credentials', {

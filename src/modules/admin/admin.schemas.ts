@@ -6,7 +6,13 @@ export const SupplierIdParams = Type.Object({ supplierId: Type.Integer({ minimum
 export const ClientIdParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 255 }) });
 
 export const CreateSupplierBody = Type.Object({ name: Name(), code: Code() });
-export const Supplier = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() });
+export const Supplier = Type.Object({
+  id: Type.Integer(),
+  code: Type.String(),
+  name: Type.String(),
+  enabled: Type.Boolean({ description: 'false: its credentials and console sessions are refused and its stores show to buyers as closed' }),
+});
+export const SupplierStatusBody = Type.Object({ enabled: Type.Boolean() });
 
 const Scope = Type.Union(SUPPLIER_SCOPES.map((s) => Type.Literal(s)));
 export const IssueCredentialsBody = Type.Object({ scopes: Type.Optional(Type.Array(Scope, { maxItems: SUPPLIER_SCOPES.length * 2 })) });

@@ -28,7 +28,9 @@ export async function findLoginPair(db: Kysely<DB>, keyHash: string, clientId: s
   return db
     .selectFrom('api_clients as c')
     .innerJoin('api_clients as k', 'k.supplier_id', 'c.supplier_id')
+    .innerJoin('suppliers as p', 'p.id', 'c.supplier_id')
     .select(['c.client_id', 'c.supplier_id', 'c.secret_hash', 'c.scopes'])
+    .where('p.enabled', '=', true)
     .where('c.client_id', '=', clientId)
     .where('k.api_key_hash', '=', keyHash)
     .where('c.revoked_at', 'is', null)
@@ -44,7 +46,9 @@ export async function isLiveCredentialPair(db: Kysely<DB>, keyHash: string, clie
   const row = await db
     .selectFrom('api_clients as c')
     .innerJoin('api_clients as k', 'k.supplier_id', 'c.supplier_id')
+    .innerJoin('suppliers as p', 'p.id', 'c.supplier_id')
     .select(sql<number>`1`.as('ok'))
+    .where('p.enabled', '=', true)
     .where('c.client_id', '=', clientId)
     .where('c.supplier_id', '=', supplierId)
     .where('k.api_key_hash', '=', keyHash)
@@ -70,6 +74,24 @@ export async function revokeClient(db: Kysely<DB>, clientId: string): Promise<bo
     const revoked = Number(result.numUpdatedRows) > 0;
     if (revoked) await sql`select pg_notify(${CREDENTIALS_REVOKED}, '')`.execute(trx);
     return revoked;
+  });
+}
+
+/**
+ * Enables or disables a supplier. Disabling stops its credentials at once: the live pairs
+ * every process trusts are forgotten (the same NOTIFY as a revocation, sent on commit) and
+ * every check requires an enabled supplier. Undefined when there is no such supplier.
+ */
+export async function setSupplierEnabled(db: Kysely<DB>, supplierId: number, enabled: boolean) {
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .updateTable('suppliers')
+      .set({ enabled, updated_at: sql`now()` })
+      .where('id', '=', supplierId)
+      .returning(['id', 'code', 'name', 'enabled'])
+      .executeTakeFirst();
+    if (row && !enabled) await sql`select pg_notify(${CREDENTIALS_REVOKED}, '')`.execute(trx);
+    return row;
   });
 }
 

@@ -7,7 +7,7 @@ import { fieldError } from '../../lib/errors.ts';
 import type { IdentifierKind } from '../../lib/notifier.ts';
 import type { NewNotification } from '../store-app/store-app.notifications.repository.ts';
 import * as repo from './messages.repository.ts';
-import { asLanguage, codeMessage, eventMessage, MESSAGE_EVENTS, type Language, type MessageEvent } from './messages.templates.ts';
+import { asLanguage, codeMessage, eventMessage, invitationMessage, MESSAGE_EVENTS, type Language, type MessageEvent } from './messages.templates.ts';
 
 /**
  * A code message, in the caller's transaction. `onlyIfKnown`: the worker sends it only when
@@ -31,6 +31,15 @@ export async function enqueueCode(trx: Transaction<DB>, m: { kind: IdentifierKin
       variables: { code: m.code, minutes },
       expiresInSeconds: m.expiresInSeconds,
     },
+  ]);
+}
+
+/** An email inviting a new supplier member to the console, sent by the worker after the commit. */
+export async function enqueueInvitation(trx: Transaction<DB>, m: { email: string; supplier: string; role: string; url: string }) {
+  const language = asLanguage(await repo.languageOfIdentifier(trx, 'email', m.email));
+  const { subject, body } = invitationMessage(language, m.supplier, m.role, m.url);
+  await repo.insertMessages(trx, [
+    { purpose: 'event', to_kind: 'email', recipient: m.email, channel: 'email', language, only_if_known: false, subject, body, variables: null, expiresInSeconds: null },
   ]);
 }
 

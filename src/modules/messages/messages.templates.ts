@@ -20,6 +20,18 @@ export function codeMessage(language: Language, code: string, minutes: number): 
   }
 }
 
+/** An invitation to a supplier's console; `url` is the console's own address (nothing else links out). */
+export function invitationMessage(language: Language, supplier: string, role: string, url: string): Rendered {
+  switch (language) {
+    case 'pt-BR':
+      return { subject: `Convite para o console de ${supplier}`, body: `Você foi convidado ao console de ${supplier} (papel: ${role}). Entre com este email em ${url}` };
+    case 'en':
+      return { subject: `Invitation to ${supplier}'s console`, body: `You were invited to ${supplier}'s console (role: ${role}). Sign in with this email at ${url}` };
+    default:
+      return { subject: `Invitación a la consola de ${supplier}`, body: `Te invitaron a la consola de ${supplier} (rol: ${role}). Ingresa con este email en ${url}` };
+  }
+}
+
 /** The in-app events a person may also receive as a message. */
 export const MESSAGE_EVENTS = ['TICKET_INFO_REQUESTED', 'ORDER_CONFIRMED', 'ORDER_DELIVERED', 'ORDER_CANCELLED'] as const;
 export type MessageEvent = (typeof MESSAGE_EVENTS)[number];

@@ -62,3 +62,15 @@ export async function mergeInto(trx: Transaction<DB>, from: number, into: number
   await trx.deleteFrom('sign_in_codes').where('person_id', '=', from).execute();
   await trx.deleteFrom('people').where('id', '=', from).execute();
 }
+
+/** When the person's sessions were last ended (null: never). */
+export async function sessionsEndedAt(db: Executor, personId: number): Promise<Date | null> {
+  const row = await db.selectFrom('people').select('sessions_revoked_at').where('id', '=', personId).executeTakeFirst();
+  return row?.sessions_revoked_at ?? null;
+}
+
+/** Ends every session of the person now (their tokens issued until now stop working); false when there is no such person. */
+export async function endSessions(db: Executor, personId: number): Promise<Date | undefined> {
+  const row = await db.updateTable('people').set({ sessions_revoked_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', personId).returning('sessions_revoked_at').executeTakeFirst();
+  return row?.sessions_revoked_at ?? undefined;
+}

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { storeUserOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { CodeBody, CodeSent, ContactBody, Me, MintedToken, TokenResponse } from './store-app.schemas.ts';
-import { addIdentifier, exchangeCode, me, mintToken, requestCode, requestIdentifierCode, type SignInContext } from './store-app.sign-in.ts';
+import { CodeBody, CodeSent, ContactBody, Me, MintedToken, PersonIdParams, SessionsEnded, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
+import { addIdentifier, endStoreUserSessions, exchangeCode, findStoreUser, me, mintToken, requestCode, requestIdentifierCode, type SignInContext } from './store-app.sign-in.ts';
 import { audited } from '../../http/audit.ts';
 
 const tags = ['store app'];
@@ -44,6 +44,28 @@ export const signInRoutes =
       config: { auth: 'admin', audit: 'store-user-token', secretFields: ['access_token'] },
       schema: { tags: ['admin'], summary: 'A store-user token for a person, for support work and tests', body: ContactBody, response: { 200: MintedToken, ...problems(400, 401, 404) } },
       handler: (request) => audited(deps, request, (db) => mintToken(db, deps.storeTokens, request.body), { entityId: () => request.body.phone ?? request.body.email }),
+    });
+
+    app.get('/admin/store-users', {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Find a store user by phone or email: the person who signed in with it (if anyone has) and every membership naming it',
+        querystring: ContactBody,
+        response: { 200: StoreUserFound, ...problems(400, 401) },
+      },
+      handler: (request) => findStoreUser(deps.db, request.query),
+    });
+
+    app.post('/admin/store-users/:personId/sessions/end', {
+      config: { auth: 'admin', audit: 'store-user-sessions' },
+      schema: {
+        tags: ['admin'],
+        summary: "End every session of a store user: the person's tokens issued until now stop working at once",
+        params: PersonIdParams,
+        response: { 200: SessionsEnded, ...problems(401, 404) },
+      },
+      handler: (request) => audited(deps, request, (db) => endStoreUserSessions(db, request.params.personId)),
     });
 
     app.get('/app/me', {

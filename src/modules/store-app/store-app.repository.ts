@@ -29,7 +29,8 @@ export async function memberStore(db: Kysely<DB>, personId: number, storeId: num
       's.name',
       's.legal_name',
       's.legal_id',
-      's.enabled',
+      // A disabled supplier's stores are closed to their buyers (no cart, no order).
+      sql<boolean>`s.enabled and p.enabled`.as('enabled'),
       's.addresses',
       's.drop_size',
       'p.minimum_order',

@@ -70,6 +70,31 @@ const Contact = { phone: Type.Optional(Phone()), email: Type.Optional(Email()) }
 export const ContactBody = Type.Object(Contact, { description: 'a phone (E.164) or an email' });
 export const CodeBody = Type.Object({ ...Contact, code: Type.String({ pattern: '^[0-9]{6}$' }) });
 export const CodeSent = Type.Object({ expiresIn: Type.Integer() });
+export const PersonIdParams = Type.Object({ personId: Type.Integer({ minimum: 1 }) });
+export const SessionsEnded = Type.Object({ personId: Type.Integer(), sessionsEndedAt: Timestamp() });
+export const StoreUserFound = Type.Object({
+  person: Type.Union([
+    Type.Object({
+      id: Type.Integer(),
+      phone: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+      name: Nullable(Type.String()),
+      sessionsEndedAt: Nullable(Type.String({ format: 'date-time', description: 'when an operator last ended their sessions' })),
+      createdAt: Timestamp(),
+    }),
+    Type.Null(),
+  ], { description: 'null until someone signs in with this phone or email' }),
+  memberships: Type.Array(
+    Type.Object({
+      supplier: Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() }),
+      store: Type.Object({ id: Type.Integer(), internalCode: Type.String(), name: Type.String() }),
+      phone: Nullable(Type.String()),
+      email: Nullable(Type.String()),
+      name: Nullable(Type.String()),
+    }),
+    { description: 'every store membership naming the phone or email, of every supplier (at most 500)' },
+  ),
+});
 export const TokenResponse = Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_in: Type.Integer() });
 export const Me = Type.Object({
   user: Type.Object({

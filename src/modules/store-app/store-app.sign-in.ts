@@ -1,30 +1,23 @@
 // Store users sign in with a one-time code sent to their phone or email; the model and
-// the attack it prevents are in README.md.
-// - The answer to a code request is the same, in content and in time, whether or not
-//   anyone has the identifier: the send happens after the answer.
-// - 5 codes an hour per identifier, counted under a per-identifier lock.
-// - A new code ends every earlier one; a code lives 5 minutes, is stored only as a hash,
-//   is used once, and 5 wrong tries burn it.
-import { randomInt } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+// the attack it prevents are in README.md, the code rules in ../people/sign-in-codes.ts.
+// The answer to a code request is the same, in content and in time, whether or not
+// anyone has the identifier: the send happens after the answer, and only to an identifier
+// some person or membership names (the worker checks).
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, fieldError } from '../../lib/errors.ts';
+import { AppError, fieldError, notFound } from '../../lib/errors.ts';
+import { endSessions } from '../people/people.repository.ts';
 import type { Notifier } from '../../lib/notifier.ts';
-import { safeEqual, sha256 } from '../../lib/secrets.ts';
 import { attachProvenIdentifier, normaliseEmail, personSigningIn, type Identifier } from '../people/people.service.ts';
+import { CODE_TTL_SECONDS, invalidCode, issueCode, proveCode, requireSender } from '../people/sign-in-codes.ts';
 import type { StoreTokenIssuer } from './store-app.tokens.ts';
 import * as repo from './store-app.sign-in.repository.ts';
-import { enqueueCode } from '../messages/messages.service.ts';
 import { preferencesOf } from '../messages/messages.repository.ts';
 import { LANGUAGES } from '../messages/messages.templates.ts';
 
 /** The language a person saved with their preferences; null when they saved none. */
 const savedLanguage = (stored: string | undefined) => LANGUAGES.find((l) => l === stored) ?? null;
-
-export const CODE_TTL_SECONDS = 300;
-export const MAX_CODES_PER_HOUR = 5;
-export const MAX_WRONG_TRIES = 5;
 
 export interface Contact {
   phone?: string;
@@ -47,59 +40,18 @@ export function identifierOf(contact: Contact): Identifier {
   return { kind: 'email', value: email };
 }
 
-const hashCode = (identifier: string, code: string) => sha256(`${identifier}:${code}`);
-const invalidCode = () => new AppError('UNAUTHENTICATED', 'the code is wrong, expired or already used');
-
-function requireSender(notifier: Notifier, id: Identifier) {
-  if (!notifier.canSend(id.kind)) {
-    throw new AppError('SIGN_IN_UNAVAILABLE', `codes cannot be sent to ${id.kind === 'phone' ? 'phones' : 'emails'} yet: no sender is configured`);
-  }
-}
-
-/**
- * Records a new code (ending the earlier ones) within the hourly limit, and its message in
- * the outbox in the same transaction; the worker sends it after the answer.
- */
-async function issueCode(trx: Transaction<DB>, id: Identifier, personId: number | null): Promise<void> {
-  await repo.lockIdentifier(trx, id.value);
-  if ((await repo.countRecentCodes(trx, id.value, 3600)) >= MAX_CODES_PER_HOUR) {
-    throw new AppError('RATE_LIMITED', `at most ${MAX_CODES_PER_HOUR} codes an hour; try again later`, { headers: { 'retry-after': '600' } });
-  }
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await repo.endOpenCodes(trx, id.value);
-  await repo.insertCode(trx, { identifier: id.value, codeHash: hashCode(id.value, code), ttlSeconds: CODE_TTL_SECONDS, personId });
-  // A sign-in code goes only to someone a person or a membership names (the worker checks);
-  // a signed-in person's proof code goes to the identifier they asked for.
-  await enqueueCode(trx, { kind: id.kind, to: id.value, code, expiresInSeconds: CODE_TTL_SECONDS, onlyIfKnown: personId === null });
-}
-
 export async function requestCode(ctx: SignInContext, contact: Contact) {
   const id = identifierOf(contact);
   requireSender(ctx.notifier, id);
-  await ctx.db.transaction().execute((trx) => issueCode(trx, id, null));
+  await ctx.db.transaction().execute((trx) => issueCode(trx, { realm: 'store', id, personId: null, send: 'if-known' }));
   ctx.wake();
   return { expiresIn: CODE_TTL_SECONDS };
-}
-
-/**
- * Checks the code against the identifier's live code, which must have been issued for
- * `personId` (null: a sign-in code). A wrong code counts a try against the live code.
- */
-async function proveCode(trx: Transaction<DB>, id: Identifier, code: string, personId: number | null): Promise<boolean> {
-  const live = await repo.lockLiveCode(trx, id.value);
-  if (!live) return false;
-  if (live.person_id !== personId || !safeEqual(live.code_hash, hashCode(id.value, code))) {
-    await repo.recordWrongTry(trx, live.id, MAX_WRONG_TRIES);
-    return false;
-  }
-  await repo.consumeCode(trx, live.id);
-  return true;
 }
 
 export async function exchangeCode(ctx: SignInContext, input: Contact & { code: string }) {
   const id = identifierOf(input);
   const personId = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await proveCode(trx, id, input.code, null))) return undefined;
+    if (!(await proveCode(trx, 'store', id, input.code, null))) return undefined;
     // The first sign-in with an identifier a membership names creates its person.
     return personSigningIn(trx, id);
   });
@@ -119,7 +71,7 @@ export async function mintToken(db: Kysely<DB>, tokens: StoreTokenIssuer, contac
 export async function requestIdentifierCode(ctx: SignInContext, personId: number, contact: Contact) {
   const id = identifierOf(contact);
   requireSender(ctx.notifier, id);
-  await ctx.db.transaction().execute((trx) => issueCode(trx, id, personId));
+  await ctx.db.transaction().execute((trx) => issueCode(trx, { realm: 'store', id, personId, send: true }));
   ctx.wake();
   return { expiresIn: CODE_TTL_SECONDS };
 }
@@ -128,7 +80,7 @@ export async function requestIdentifierCode(ctx: SignInContext, personId: number
 export async function addIdentifier(ctx: SignInContext, personId: number, input: Contact & { code: string }) {
   const id = identifierOf(input);
   const proven = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await proveCode(trx, id, input.code, personId))) return false;
+    if (!(await proveCode(trx, 'store', id, input.code, personId))) return false;
     await attachProvenIdentifier(trx, personId, id);
     return true;
   });
@@ -162,4 +114,32 @@ export function signInWarning(notifier: Notifier): string | undefined {
   if (missing.length === 0) return undefined;
   const what = missing.length === 2 ? 'store sign-in' : `store sign-in by ${missing[0]}`;
   return `${what} is unavailable until a sender is configured (POST /app/auth/code answers 503 SIGN_IN_UNAVAILABLE)`;
+}
+
+/**
+ * Operators' support search: the person who signed in with a phone or email (null when
+ * nobody has yet) and every store membership naming it, of every supplier.
+ */
+export async function findStoreUser(db: Kysely<DB>, contact: Contact) {
+  const id = identifierOf(contact);
+  const [person, memberships] = await Promise.all([repo.personByIdentifier(db, id.kind, id.value), repo.membershipsNaming(db, id.kind, id.value)]);
+  return {
+    person: person
+      ? { id: person.id, phone: person.phone, email: person.email, name: person.name, sessionsEndedAt: person.sessions_revoked_at?.toISOString() ?? null, createdAt: person.created_at.toISOString() }
+      : null,
+    memberships: memberships.map((m) => ({
+      supplier: { id: m.supplier_id, code: m.supplier_code, name: m.supplier_name },
+      store: { id: m.store_id, internalCode: m.internal_code, name: m.store_name },
+      phone: m.phone,
+      email: m.email,
+      name: m.name,
+    })),
+  };
+}
+
+/** Ends every session of the person: the tokens issued until now stop working (store-app.tokens.ts). */
+export async function endStoreUserSessions(db: Kysely<DB>, personId: number) {
+  const at = await endSessions(db, personId);
+  if (!at) throw notFound('store user', String(personId), '/params/personId');
+  return { personId, sessionsEndedAt: at.toISOString() };
 }

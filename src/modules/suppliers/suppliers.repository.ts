@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CancelCode, DB } from '../../db/types.ts';
 
 export async function insertSupplier(db: Kysely<DB>, code: string, name: string) {
-  return db.insertInto('suppliers').values({ code, name }).returning(['id', 'code', 'name']).executeTakeFirstOrThrow();
+  return db.insertInto('suppliers').values({ code, name }).returning(['id', 'code', 'name', 'enabled']).executeTakeFirstOrThrow();
 }
 
 export async function findSupplier(db: Kysely<DB>, id: number) {
@@ -14,7 +14,7 @@ export async function findSupplierByCode(db: Kysely<DB>, code: string) {
 }
 
 export async function listSuppliers(db: Kysely<DB>) {
-  return db.selectFrom('suppliers').select(['id', 'code', 'name']).orderBy('id').execute();
+  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'enabled']).orderBy('id').execute();
 }
 
 export async function countSuppliers(db: Kysely<DB>): Promise<number> {

@@ -7,9 +7,9 @@ import type { DB } from '../../db/types.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
-import { clientExists, insertClient, listClients, revokeClient } from '../auth/credentials.repository.ts';
+import { clientExists, insertClient, listClients, revokeClient, setSupplierEnabled, supplierOfClient } from '../auth/credentials.repository.ts';
 import type { LiveCredentials } from '../auth/live-credentials.ts';
-import { SUPPLIER_SCOPES, isSupplierScope } from '../auth/scopes.ts';
+import { DEFAULT_SCOPES, OWNER_ONLY_SCOPES, isSupplierScope } from '../auth/scopes.ts';
 import * as repo from './suppliers.repository.ts';
 
 export const WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600;
@@ -43,7 +43,7 @@ export interface IssuedCredentials {
 /** The secret and the API key are shown here once; only their hashes are stored. */
 export async function issueCredentials(db: Kysely<DB>, supplierId: number, scopes?: string[]): Promise<IssuedCredentials> {
   await requireSupplier(db, supplierId);
-  const granted = scopes ?? [...SUPPLIER_SCOPES];
+  const granted = scopes ?? [...DEFAULT_SCOPES];
   const unknown = granted.map((scope, i) => ({ scope, i })).filter(({ scope }) => !isSupplierScope(scope));
   if (unknown.length > 0) {
     throw new AppError('VALIDATION_FAILED', `unknown scopes: ${unknown.map((u) => u.scope).join(', ')}`, {
@@ -64,6 +64,34 @@ export async function issueCredentials(db: Kysely<DB>, supplierId: number, scope
     scopes: issued.scopes,
   });
   return issued;
+}
+
+/** Enables or disables a supplier; disabling stops its credentials and console sessions at once (credentials.repository.ts). */
+export async function setSupplierStatus(db: Kysely<DB>, supplierId: number, enabled: boolean, live?: LiveCredentials) {
+  const row = await setSupplierEnabled(db, supplierId, enabled);
+  live?.forget();
+  if (!row) throw fieldError('NOT_FOUND', '/params/supplierId', `supplier ${supplierId} does not exist`);
+  return row;
+}
+
+/**
+ * A credential issued by the supplier itself (an owner in the console, or a script holding
+ * supplier/credential.write): any scope but the owner-only ones, which only an operator grants.
+ */
+export async function issueOwnCredentials(db: Kysely<DB>, supplierId: number, scopes?: string[]) {
+  const refused = (scopes ?? []).map((scope, i) => ({ scope, i })).filter(({ scope }) => (OWNER_ONLY_SCOPES as readonly string[]).includes(scope));
+  if (refused.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `only an operator grants ${refused.map((r) => r.scope).join(', ')}`, {
+      errors: refused.map(({ scope, i }) => ({ pointer: `/scopes/${i}`, code: 'INVALID_VALUE', message: `${scope} is granted by an operator only` })),
+    });
+  }
+  return issueCredentials(db, supplierId, scopes);
+}
+
+/** Revokes one of the supplier's own clients; another supplier's answers 404 like a missing one. */
+export async function revokeOwnCredentials(db: Kysely<DB>, supplierId: number, clientId: string, live?: LiveCredentials) {
+  if ((await supplierOfClient(db, clientId)) !== supplierId) throw fieldError('NOT_FOUND', '/params/clientId', `client ${clientId} does not exist`);
+  return revokeCredentials(db, clientId, live);
 }
 
 /** `live`: this process's trusted pairs, forgotten at once (other processes hear the revocation's NOTIFY). */

@@ -1,0 +1,90 @@
+// Console sessions and operators. A session is a row: every request reads it (with the
+// member's role at that moment and whether the supplier is enabled), so ending it, a
+// removed member, a changed role or a disabled supplier take effect on the next request.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+
+export async function insertSession(db: Kysely<DB>, s: { id: string; email: string; supplierId: number | null; idleSeconds: number; lifeSeconds: number }) {
+  await db
+    .insertInto('console_sessions')
+    .values({
+      id: s.id,
+      email: s.email,
+      supplier_id: s.supplierId,
+      expires_at: sql<Date>`now() + make_interval(secs => ${s.idleSeconds})`,
+      ends_at: sql<Date>`now() + make_interval(secs => ${s.lifeSeconds})`,
+    })
+    .execute();
+}
+
+/**
+ * The live session `id` with its member's role in the session's supplier (null when they are
+ * not, or no longer, one), whether that supplier is enabled, whether the email is an
+ * operator's, and whether its last use is older than `touchAfterSeconds` (then `touch` it).
+ */
+export async function liveSession(db: Kysely<DB>, id: string, touchAfterSeconds: number) {
+  return db
+    .selectFrom('console_sessions as s')
+    .leftJoin('supplier_members as m', (join) => join.onRef('m.supplier_id', '=', 's.supplier_id').onRef('m.email', '=', 's.email'))
+    .leftJoin('suppliers as p', 'p.id', 's.supplier_id')
+    .select(['s.id', 's.email', 's.supplier_id', 'm.role', 'p.enabled as supplier_enabled'])
+    .select(sql<boolean>`exists (select 1 from operators o where o.email = s.email)`.as('operator'))
+    .select(sql<boolean>`s.last_used_at < now() - make_interval(secs => ${touchAfterSeconds})`.as('stale'))
+    .where('s.id', '=', id)
+    .where('s.revoked_at', 'is', null)
+    .where(sql<boolean>`s.expires_at > now()`)
+    .executeTakeFirst();
+}
+
+/** Renews a session in use: its idle deadline moves on, never past its end. */
+export async function touchSession(db: Kysely<DB>, id: string, idleSeconds: number) {
+  await db
+    .updateTable('console_sessions')
+    .set({ last_used_at: sql`now()`, expires_at: sql`least(now() + make_interval(secs => ${idleSeconds}), ends_at)` })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function setSessionSupplier(db: Kysely<DB>, id: string, supplierId: number) {
+  await db.updateTable('console_sessions').set({ supplier_id: supplierId }).where('id', '=', id).execute();
+}
+
+export async function endSession(db: Kysely<DB>, id: string) {
+  await db.updateTable('console_sessions').set({ revoked_at: sql`now()` }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/** The suppliers an email is a member of, with its role in each (enabled or not). */
+export async function membershipsOf(db: Kysely<DB>, email: string) {
+  return db
+    .selectFrom('supplier_members as m')
+    .innerJoin('suppliers as p', 'p.id', 'm.supplier_id')
+    .select(['p.id', 'p.code', 'p.name', 'p.enabled', 'm.role'])
+    .where('m.email', '=', email)
+    .orderBy('p.name')
+    .orderBy('p.id')
+    .execute();
+}
+
+export async function isOperator(db: Kysely<DB>, email: string): Promise<boolean> {
+  return (await db.selectFrom('operators').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
+}
+
+/** Whether anyone may sign in to the console with this email (a member of any supplier, or an operator). */
+export async function canSignIn(db: Kysely<DB>, email: string): Promise<boolean> {
+  const row = await db
+    .selectNoFrom(
+      sql<boolean>`exists (select 1 from supplier_members where email = ${email}) or exists (select 1 from operators where email = ${email})`.as('known'),
+    )
+    .executeTakeFirstOrThrow();
+  return row.known;
+}
+
+/** Adds an operator; answers undefined when the email already is one. */
+export async function insertOperator(db: Kysely<DB>, email: string) {
+  return db.insertInto('operators').values({ email }).onConflict((oc) => oc.column('email').doNothing()).returning(['id', 'email', 'created_at']).executeTakeFirst();
+}
+
+export async function listOperators(db: Kysely<DB>) {
+  return db.selectFrom('operators').select(['id', 'email', 'created_at']).orderBy('email').execute();
+}

@@ -1,0 +1,147 @@
+// Console sign-in and sessions (README.md). Members and operators sign in with an email
+// and a one-time code (the shop's machinery and rules, ../people/sign-in-codes.ts, in a
+// realm of their own); the token names a session row that every request reads.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { ConsoleAuthenticator, ConsoleSession } from '../../http/auth.ts';
+import { jwtCodec } from '../../lib/jwt.ts';
+import { fieldError, notFound } from '../../lib/errors.ts';
+import type { Notifier } from '../../lib/notifier.ts';
+import { ROLE_SCOPES } from '../auth/scopes.ts';
+import { normaliseEmail } from '../people/people.service.ts';
+import { CODE_TTL_SECONDS, invalidCode, issueCode, proveCode, requireSender } from '../people/sign-in-codes.ts';
+import * as repo from './console.repository.ts';
+
+/** A session ends after this long without a request... */
+export const SESSION_IDLE_SECONDS = 30 * 60;
+/** ...and at the latest this long after sign-in (the token's own lifetime). */
+export const SESSION_LIFE_SECONDS = 12 * 3600;
+/** A session in use is renewed at most once a minute (one write, not one per request). */
+const TOUCH_AFTER_SECONDS = 60;
+
+export interface ConsoleTokens {
+  sign(sessionId: string): Promise<{ token: string; expiresIn: number }>;
+  /** The session id of a valid, unexpired console token, or undefined. */
+  verify(token: string): Promise<string | undefined>;
+}
+
+/** Console tokens: HS256 JWTs of their own audience (neither a supplier's nor a store user's token opens the console, nor the other way). */
+export function createConsoleTokens(secret: string, now: () => Date): ConsoleTokens {
+  const codec = jwtCodec(secret, 'surtido:console', SESSION_LIFE_SECONDS, now);
+  return {
+    sign: (sessionId) => codec.sign(sessionId),
+    async verify(token) {
+      const sub = (await codec.verify(token))?.sub;
+      return typeof sub === 'string' ? sub : undefined;
+    },
+  };
+}
+
+export interface ConsoleContext {
+  db: Kysely<DB>;
+  notifier: Notifier;
+  tokens: ConsoleTokens;
+  /** Wakes this process's workers: a message waits in the outbox. */
+  wake: () => void;
+}
+
+function emailOf(value: string | undefined) {
+  const email = normaliseEmail(value);
+  if (!email) throw fieldError('REQUIRED', '/email', 'send the email you were invited with');
+  return { kind: 'email' as const, value: email };
+}
+
+/**
+ * Sends a code to a member's or operator's email. The answer is the same for an email
+ * nobody was invited with (a code is recorded, no message is written).
+ */
+export async function requestConsoleCode(ctx: ConsoleContext, body: { email: string }) {
+  const id = emailOf(body.email);
+  requireSender(ctx.notifier, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const known = await repo.canSignIn(trx, id.value);
+    await issueCode(trx, { realm: 'console', id, personId: null, send: known });
+  });
+  ctx.wake();
+  return { expiresIn: CODE_TTL_SECONDS };
+}
+
+/** The code opens a session; a member of exactly one supplier starts in it. */
+export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: string; code: string }) {
+  const id = emailOf(body.email);
+  const sessionId = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await proveCode(trx, 'console', id, body.code, null))) return undefined;
+    const [memberships, operator] = await Promise.all([repo.membershipsOf(trx, id.value), repo.isOperator(trx, id.value)]);
+    if (memberships.length === 0 && !operator) return undefined; // removed since the code was sent
+    const sessionId = randomUUID();
+    await repo.insertSession(trx, {
+      id: sessionId,
+      email: id.value,
+      supplierId: memberships.length === 1 ? memberships[0]!.id : null,
+      idleSeconds: SESSION_IDLE_SECONDS,
+      lifeSeconds: SESSION_LIFE_SECONDS,
+    });
+    return sessionId;
+  });
+  if (sessionId === undefined) throw invalidCode();
+  const { token, expiresIn } = await ctx.tokens.sign(sessionId);
+  return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, idle_timeout: SESSION_IDLE_SECONDS };
+}
+
+export async function consoleMe(db: Kysely<DB>, session: ConsoleSession) {
+  const memberships = await repo.membershipsOf(db, session.email);
+  return {
+    email: session.email,
+    operator: session.operator,
+    supplierId: session.supplierId,
+    memberships: memberships.map((m) => ({ supplier: { id: m.id, code: m.code, name: m.name, enabled: m.enabled }, role: m.role })),
+  };
+}
+
+/** Picks the supplier the session acts for; one the person is not a member of answers 404. */
+export async function chooseSupplier(db: Kysely<DB>, session: ConsoleSession, supplierId: number) {
+  const memberships = await repo.membershipsOf(db, session.email);
+  if (!memberships.some((m) => m.id === supplierId)) throw notFound('supplier', String(supplierId), '/supplierId');
+  await repo.setSessionSupplier(db, session.id, supplierId);
+  return consoleMe(db, { ...session, supplierId });
+}
+
+export async function signOut(db: Kysely<DB>, session: ConsoleSession) {
+  await repo.endSession(db, session.id);
+  return { ended: true };
+}
+
+/** What the guard (src/http/auth.ts) asks of a bearer token that may be a console session's. */
+export function createConsoleAuthenticator(db: Kysely<DB>, tokens: ConsoleTokens): ConsoleAuthenticator {
+  return {
+    async session(token) {
+      const sessionId = await tokens.verify(token);
+      if (sessionId === undefined) return undefined;
+      const row = await repo.liveSession(db, sessionId, TOUCH_AFTER_SECONDS);
+      if (!row) return undefined;
+      if (row.stale) await repo.touchSession(db, row.id, SESSION_IDLE_SECONDS);
+      const acting = row.supplier_id !== null && row.role !== null && row.supplier_enabled === true;
+      return {
+        id: row.id,
+        email: row.email,
+        operator: row.operator,
+        supplierId: row.supplier_id,
+        // A member's request is checked by the same scope rules as a credential's.
+        supplier: acting ? { supplierId: row.supplier_id!, clientId: `session:${row.id}`, scopes: [...ROLE_SCOPES[row.role!]], person: row.email } : undefined,
+      };
+    },
+  };
+}
+
+/** `npm run cli -- operator add --email ...`: a platform operator, who signs in to the console like a member. */
+export async function addOperator(db: Kysely<DB>, email: string) {
+  const id = emailOf(email);
+  const created = await repo.insertOperator(db, id.value);
+  if (!created) throw fieldError('ALREADY_EXISTS', '/email', `${id.value} is already an operator`);
+  return { id: created.id, email: created.email, createdAt: created.created_at.toISOString() };
+}
+
+export async function listOperators(db: Kysely<DB>) {
+  return (await repo.listOperators(db)).map((o) => ({ id: o.id, email: o.email, createdAt: o.created_at.toISOString() }));
+}
