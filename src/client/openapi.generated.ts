@@ -7334,6 +7334,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed";
+                /** @description true: only deliveries whose last attempt failed (failed for good, or pending a retry); false: only the others */
+                failing?: boolean;
                 /** @description the `x-event-type` of the call */
                 eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
                 /** @description created on or after: a day (YYYY-MM-DD, platform timezone) or an instant */

@@ -5,6 +5,7 @@ import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { supplierOfClient } from '../auth/credentials.repository.ts';
 import * as suppliers from '../suppliers/suppliers.service.ts';
+import { systemStatus } from './admin.service.ts';
 import { audited } from '../../http/audit.ts';
 import {
   ClientIdParams,
@@ -18,6 +19,7 @@ import {
   Supplier,
   SupplierIdParams,
   SupplierStatusBody,
+  SystemStatus,
   Webhook,
   WebhookBody,
 } from './admin.schemas.ts';
@@ -37,6 +39,12 @@ export const adminRoutes =
       config: writes('supplier'),
       schema: { tags, summary: 'Create a supplier', body: CreateSupplierBody, response: { 200: Supplier, ...problems(400, 401, 409) } },
       handler: (request) => audited(deps, request, (db) => suppliers.createSupplier(db, request.body), { supplierId: (created) => created.id }),
+    });
+
+    app.get('/admin/system', {
+      config,
+      schema: { tags, summary: 'Queues (depth and oldest waiting item), failing webhook deliveries by supplier, version and database', response: { 200: SystemStatus, ...problems(401) } },
+      handler: () => systemStatus(db, deps.database.kind),
     });
 
     app.get('/admin/suppliers', {

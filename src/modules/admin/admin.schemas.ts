@@ -39,3 +39,19 @@ export const Secret = Type.Object({ secret: Type.Optional(Type.String({ descript
 
 export const SettingsBody = Type.Object({ minimumOrder: Nullable(Money()) });
 export const Settings = Type.Object({ minimumOrder: Nullable(Type.Number()) });
+
+export const SystemStatus = Type.Object({
+  version: Type.String({ description: "the service's version (package.json)" }),
+  database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
+  queues: Type.Array(
+    Type.Object({
+      queue: Type.String({ description: 'batches, webhook_deliveries, image_downloads or messages' }),
+      depth: Type.Integer({ description: 'items waiting (retries included)' }),
+      oldestAgeSeconds: Type.Number({ description: 'how long the oldest waiting item has been due; 0 when none waits' }),
+    }),
+  ),
+  failingDeliveries: Type.Array(
+    Type.Object({ supplier: Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() }), failing: Type.Integer() }),
+    { description: 'suppliers with webhook deliveries whose last attempt failed, the most first (at most 100)' },
+  ),
+});

@@ -5,12 +5,31 @@ import type { DB, WebhookDeliveryStatus } from '../../db/types.ts';
 
 export interface DeliveryListQuery {
   status?: WebhookDeliveryStatus;
+  /** Whose last attempt failed: failed for good, or pending a retry (see FAILING). */
+  failing?: boolean;
   eventType?: string;
   /** A calendar day (platform timezone, inclusive) or an instant. */
   from?: string;
   to?: string;
   take: number;
   page: number;
+}
+
+/** A delivery is failing when its last attempt failed: it failed for good, or it waits for a retry (a pending delivery with attempts has failed each of them). */
+const FAILING = sql<SqlBool>`(d.status = 'failed' or (d.status = 'pending' and d.attempts > 0))`;
+
+/** Failing deliveries per supplier, the most first (the operators' system page). */
+export async function failingBySupplier(db: Kysely<DB>) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('suppliers as p', 'p.id', 'd.supplier_id')
+    .select(['p.id', 'p.code', 'p.name', sql<number>`count(*)::int`.as('failing')])
+    .where(FAILING)
+    .groupBy(['p.id', 'p.code', 'p.name'])
+    .orderBy('failing', 'desc')
+    .orderBy('p.id')
+    .limit(100)
+    .execute();
 }
 
 const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -57,6 +76,7 @@ const attempts = sql<AttemptRow[]>`(
 export async function listDeliveries(db: Kysely<DB>, supplierId: number, q: DeliveryListQuery, timezone: string) {
   let query = base(db).where('d.supplier_id', '=', supplierId);
   if (q.status) query = query.where('d.status', '=', q.status);
+  if (q.failing !== undefined) query = query.where(q.failing ? FAILING : sql<SqlBool>`not ${FAILING}`);
   if (q.eventType) query = query.where('d.event_type', '=', q.eventType);
   if (q.from) {
     query = query.where(

@@ -34,6 +34,9 @@ const DayOrInstant = (description: string) =>
 
 export const DeliveryQuery = Type.Object({
   status: Type.Optional(DeliveryStatus),
+  failing: Type.Optional(
+    Type.Boolean({ description: 'true: only deliveries whose last attempt failed (failed for good, or pending a retry); false: only the others' }),
+  ),
   eventType: Type.Optional(EventType),
   from: Type.Optional(DayOrInstant('created on or after: a day (YYYY-MM-DD, platform timezone) or an instant')),
   to: Type.Optional(DayOrInstant('created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant')),
