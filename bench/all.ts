@@ -75,6 +75,13 @@ const BENCHES: Bench[] = [
     ],
   },
   {
+    script: 'refresh.bench.ts',
+    figures: [
+      { measure: 'price refresh (10 % changed) ÷ first load, time', key: 'refresh_ratio', target: { text: '≤ 0.6', test: (v) => v <= 0.6 } },
+      { measure: 'price refresh, rows rewritten ÷ rows changed', key: 'rewritten_per_changed', target: { text: '≤ 1.2', test: (v) => v <= 1.2 } },
+    ],
+  },
+  {
     script: 'memory.bench.ts',
     figures: [
       { measure: 'peak RSS loading 1,000,000 price entries (MiB)', key: 'peak_rss_mb', format: int },

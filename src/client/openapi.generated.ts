@@ -3689,7 +3689,10 @@ export interface operations {
                             productName: string;
                             units: number;
                             price: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description when the price last changed (an entry sent again with the same price keeps it)
+                             */
                             updatedAt: string;
                         }[];
                         page: number;

@@ -136,7 +136,7 @@ export async function priceListIds(db: Kysely<DB> | Transaction<DB>, supplierId:
 export interface EntryWrite {
   unknownLists: Set<string>;
   unknownProducts: Set<string>;
-  /** Whether every written entry was new: the caller's hint for its next call (`expectNew`). */
+  /** Whether every entry was new (none existed, changed or not): the caller's hint for its next call (`expectNew`). */
   allNew: boolean;
 }
 
@@ -186,21 +186,49 @@ export async function upsertEntriesByCode(
 }
 
 async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, products, units, prices]: readonly string[], upsert: boolean): Promise<EntryWrite> {
-  // xmax = 0 marks a row the upsert inserted (an updated one carries our xid); the plain
-  // insert either inserts every row or fails, so it counts nothing.
-  const result = await sql<{ updated: number; list: string | null; product: string | null; list_known: boolean | null }>`
+  // The upsert writes only what changed, so a daily refresh costs what changed. Each row's
+  // stored price is read first by its primary key (a scalar subquery: one index probe per
+  // row whatever the planner estimates), and a row sent with the price it has is not
+  // written at all: no row lock, no WAL, no page dirtied. `do update ... where ... is
+  // distinct from` is the arbiter for the rest: it sees the latest committed version, so
+  // an entry is never left with a price other than the last one sent. (The probe reads the
+  // statement's snapshot; a batch writing the same keys is applied only after every earlier
+  // one has committed, batch README "Ordering", which is also what makes a later price win.)
+  // A row left alone is still applied (its item completes; its updated_at, the time its
+  // price last changed, is kept): outcomes come from the codes that named nothing, never
+  // from the rows written. `existing` counts the rows that were there before (updated or
+  // left alone): the valid input rows the statement did not insert (xmax = 0 marks an
+  // inserted row; an updated one carries our xid). The plain insert either inserts every
+  // row or fails, so it counts nothing.
+  const result = await sql<{ existing: number; list: string | null; product: string | null; list_known: boolean | null }>`
     with input as (
-      select r.list, r.product, r.units, r.price, l.id as list_id, p.id as product_id
+      select r.list, r.product, r.units, r.price, l.id as list_id, p.id as product_id${
+        upsert
+          ? sql`,
+        (select e.price from price_entries e
+         where e.supplier_id = ${supplierId} and e.price_list_id = l.id and e.product_id = p.id and e.units = r.units) as stored`
+          : sql``
+      }
       from unnest(${lists}::text[], ${products}::text[], ${units}::int[], ${prices}::numeric[]) as r(list, product, units, price)
       left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = r.list
       left join products p on p.supplier_id = ${supplierId} and p.internal_code = r.product),
     written as (
       insert into price_entries (supplier_id, price_list_id, product_id, units, price)
       select ${supplierId}, list_id, product_id, units, price from input
-      where list_id is not null and product_id is not null
-      ${upsert ? sql`on conflict (supplier_id, price_list_id, product_id, units) do update set price = excluded.price, updated_at = now() returning xmax = 0 as inserted` : sql``})
-    select w.updated, m.list, m.product, m.list_known
-    from (${upsert ? sql`select count(*) filter (where not inserted)::int as updated from written` : sql`select 0 as updated`}) w
+      where list_id is not null and product_id is not null${upsert ? sql` and stored is distinct from price` : sql``}
+      ${
+        upsert
+          ? sql`on conflict (supplier_id, price_list_id, product_id, units) do update set price = excluded.price, updated_at = now()
+                where price_entries.price is distinct from excluded.price
+                returning xmax = 0 as inserted`
+          : sql``
+      })
+    select w.existing, m.list, m.product, m.list_known
+    from (${
+      upsert
+        ? sql`select ((select count(*) from input where list_id is not null and product_id is not null) - (select count(*) from written where inserted))::int as existing`
+        : sql`select 0 as existing`
+    }) w
     left join (select list, product, list_id is not null as list_known from input where list_id is null or product_id is null) m on true`.execute(trx);
   const unknownLists = new Set<string>();
   const unknownProducts = new Set<string>();
@@ -209,7 +237,7 @@ async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, pr
     if (!r.list_known) unknownLists.add(r.list);
     else unknownProducts.add(r.product);
   }
-  return { unknownLists, unknownProducts, allNew: result.rows[0]!.updated === 0 };
+  return { unknownLists, unknownProducts, allNew: result.rows[0]!.existing === 0 };
 }
 
 /** u null: every package size of the product. */

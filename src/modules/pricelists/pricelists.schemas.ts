@@ -72,7 +72,7 @@ export const PriceEntryQuery = Type.Object({
 });
 export const PriceEntryPage = Type.Object({
   data: Type.Array(
-    Type.Object({ productInternalCode: Type.String(), productName: Type.String(), units: Type.Integer(), price: Type.Number(), updatedAt: Timestamp() }),
+    Type.Object({ productInternalCode: Type.String(), productName: Type.String(), units: Type.Integer(), price: Type.Number(), updatedAt: Type.String({ format: 'date-time', description: 'when the price last changed (an entry sent again with the same price keeps it)' }) }),
   ),
   page: Type.Integer(),
   take: Type.Integer(),
