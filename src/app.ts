@@ -24,7 +24,7 @@ import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { imageRoutes } from './modules/images/images.routes.ts';
 import { grouperRoutes } from './modules/groupers/groupers.routes.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
-import { shopRoutes } from './http/shop.routes.ts';
+import { webRoutes } from './http/web.routes.ts';
 import { demoImageRoutes } from './http/demo-images.routes.ts';
 import { priceListRoutes } from './modules/pricelists/pricelists.routes.ts';
 import { promotionRoutes } from './modules/promotions/promotions.routes.ts';
@@ -39,6 +39,8 @@ import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export interface BuildOptions {
   logger?: boolean | object;
+  /** The web apps' build folder to serve (default: the build of the current sources, src/main/web-build.ts). */
+  webBuildDir?: string;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -132,7 +134,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(auditRoutes(deps));
   await app.register(memberRoutes(deps));
   await app.register(consoleRoutes(deps));
-  await app.register(shopRoutes(deps));
+  await app.register(webRoutes(deps, options.webBuildDir));
   if (deps.config.demoSupplier && deps.config.env === 'development') await app.register(demoImageRoutes);
   return app;
 }

@@ -4,10 +4,10 @@
 // token comes from the caller (the app keeps it), there is no API key and no login call.
 //
 // Only the `/app` paths are typed here, so the shop cannot call a supplier route by mistake.
-import createClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
-import { SurtidoApiError } from './errors.ts';
+import type { Client, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
+import { createBearerClient } from './bearer.ts';
 import type { paths } from './openapi.app.generated.ts';
-import { DEFAULT_RETRY, sendWithRetries, type RetryOptions, type TransportOptions } from './transport.ts';
+import type { RetryOptions } from './transport.ts';
 
 export { SurtidoApiError, SurtidoNetworkError, type FieldProblem, type Problem } from './errors.ts';
 export type { components, paths } from './openapi.app.generated.ts';
@@ -44,32 +44,7 @@ export interface StoreAppClient {
 }
 
 export function createStoreAppClient(options: StoreAppClientOptions): StoreAppClient {
-  const transport: TransportOptions = {
-    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-    retry: { ...DEFAULT_RETRY, retries: 2, ...options.retry },
-    timeoutMs: options.timeoutMs ?? 30_000,
-  };
-
-  async function signedFetch(request: Request): Promise<Response> {
-    const body = request.body ? await request.text() : undefined;
-    const headers = new Headers(request.headers);
-    const token = options.token();
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    // One key per logical write, the same on every automatic retry.
-    if (request.method === 'POST' && !headers.has('idempotency-key')) headers.set('idempotency-key', globalThis.crypto.randomUUID());
-    const response = await sendWithRetries({ method: request.method, url: request.url, headers, body, signal: request.signal }, transport);
-    if (response.status === 401 && token) options.onUnauthorized?.();
-    return response;
-  }
-
-  const api = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: signedFetch });
-
-  async function call(method: 'GET' | 'POST' | 'PUT', path: string, init: unknown): Promise<any> {
-    const { data, error, response } = await (api.request as (m: string, p: string, i: unknown) => Promise<FetchResponse<any, {}, any>>)(method, path, init);
-    if (error !== undefined || !response.ok) throw SurtidoApiError.from(response, error, method);
-    return data;
-  }
-
+  const { api, call } = createBearerClient<paths>(options);
   return {
     api,
     get: (path, ...init) => call('GET', path, init[0]),

@@ -6,7 +6,9 @@
 // Only the supplier API goes in: POST /login and every operation secured by the API key.
 // The admin and store-app operations stay out, so a supplier's editor never offers them.
 // The store app's `/app` operations go into their own file (openapi.app.generated.ts),
-// which only the browser entry (browser.ts) reads.
+// which only the browser entry (browser.ts) reads; the console's (every operation a
+// console session may call: the supplier API, the admin API and /console) into
+// openapi.console.generated.ts, which only console.ts reads.
 // A query parameter with a default (`take`, `page`) is optional for a caller whatever the
 // document's `required` says: the service fills the default in.
 import fs from 'node:fs';
@@ -16,6 +18,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 const SPEC = new URL('../../openapi.json', import.meta.url);
 export const GENERATED_TYPES = new URL('./openapi.generated.ts', import.meta.url);
 export const APP_GENERATED_TYPES = new URL('./openapi.app.generated.ts', import.meta.url);
+export const CONSOLE_GENERATED_TYPES = new URL('./openapi.console.generated.ts', import.meta.url);
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
@@ -39,6 +42,13 @@ export function supplierDocument(document: OpenAPI3): OpenAPI3 {
 /** The store app's document: the `/app` paths only, without webhooks. */
 export function appDocument(document: OpenAPI3): OpenAPI3 {
   const { webhooks: _webhooks, ...rest } = documentOf(document, (path) => path.startsWith('/app/')) as OpenAPI3 & { webhooks?: unknown };
+  return rest as OpenAPI3;
+}
+
+/** The console's document: what a console session may call (its security names it) and the /console paths, without webhooks. */
+export function consoleDocument(document: OpenAPI3): OpenAPI3 {
+  const keep = (path: string, operation: Operation) => path.startsWith('/console/') || (operation.security ?? []).some((requirement) => 'consoleSession' in requirement);
+  const { webhooks: _webhooks, ...rest } = documentOf(document, keep) as OpenAPI3 & { webhooks?: unknown };
   return rest as OpenAPI3;
 }
 
@@ -71,9 +81,17 @@ export async function generateAppClientTypes(): Promise<string> {
   return HEADER + astToString(ast);
 }
 
+export async function generateConsoleClientTypes(): Promise<string> {
+  const document = JSON.parse(fs.readFileSync(SPEC, 'utf8')) as OpenAPI3;
+  const ast = await openapiTS(consoleDocument(document), { silent: true });
+  return HEADER + astToString(ast);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
   fs.writeFileSync(GENERATED_TYPES, await generateClientTypes());
   console.log(`wrote ${fileURLToPath(GENERATED_TYPES)}`);
   fs.writeFileSync(APP_GENERATED_TYPES, await generateAppClientTypes());
   console.log(`wrote ${fileURLToPath(APP_GENERATED_TYPES)}`);
+  fs.writeFileSync(CONSOLE_GENERATED_TYPES, await generateConsoleClientTypes());
+  console.log(`wrote ${fileURLToPath(CONSOLE_GENERATED_TYPES)}`);
 }

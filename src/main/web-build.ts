@@ -1,5 +1,6 @@
-// The web apps' build (web/): Vite writes the shop into `.web-build/<hash>/`, where the
-// hash covers every source the build reads, then each text file gets its .br and .gz
+// The web apps' build (web/): Vite writes the shop and the console into
+// `.web-build/<hash>/shop` and `.web-build/<hash>/console`, where the hash covers every
+// source either build reads, then each text file gets its .br and .gz
 // twins so the API serves them compressed without compressing per request.
 //
 // Several processes may start at once (npm start on one machine, many API processes in a
@@ -14,7 +15,12 @@ import zlib from 'node:zlib';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUILD_ROOT = path.join(REPO_ROOT, '.web-build');
-const SOURCES = ['web/shop', 'web/lib', 'web/vite.config.ts', 'src/client', 'package-lock.json'];
+const SOURCES = ['web/shop', 'web/console', 'web/lib', 'web/vite.config.ts', 'web/vite.console.config.ts', 'src/client', 'package-lock.json'];
+/** Each app, built from its own Vite config into its own folder (served under `/<app>/` by src/http/web.routes.ts). */
+export const WEB_APPS = [
+  { name: 'shop', config: 'web/vite.config.ts' },
+  { name: 'console', config: 'web/vite.console.config.ts' },
+] as const;
 const COMPRESSIBLE = /\.(js|css|html|svg|json|webmanifest|txt|map)$/;
 
 function walk(dir: string): string[] {
@@ -62,17 +68,23 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}, 
     const { build } = await import('vite');
     // Always the production build (the JSX runtime and React's own checks follow NODE_ENV,
     // which is `test` under vitest). One build at a time per process, so this is safe.
+    // The apps are built one after the other: the machines have two cores, and Vite
+    // already uses both for one build.
     const nodeEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
-    await build({ configFile: path.join(root, 'web/vite.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: path.join(temp, 'shop'), emptyOutDir: true } }).finally(() => {
+    try {
+      for (const app of WEB_APPS) {
+        await build({ configFile: path.join(root, app.config), mode: 'production', logLevel: 'warn', build: { outDir: path.join(temp, app.name), emptyOutDir: true } });
+      }
+    } finally {
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;
-    });
+    }
     await writeIcons(path.join(temp, 'shop'), path.join(root, 'web/shop/public/icon.svg'));
     precompress(temp);
     try {
       fs.renameSync(temp, target);
-      log(`built the shop in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      log(`built the shop and the console in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } catch (error) {
       // Another process renamed its identical build into place first: use that one.
       if (!fs.existsSync(target)) throw error;

@@ -73,6 +73,8 @@ export async function createTestApp(
     logger?: object;
     /** Overrides for the message worker (e.g. a short `backoff`). */
     messages?: Partial<MessageWorkerOptions>;
+    /** The web apps' build folder the app serves (default: the current build). */
+    webBuildDir?: string;
   } = {},
 ): Promise<TestApp> {
   const dataDir = options.images && !options.env?.DATA_DIR ? fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-images-')) : undefined;
@@ -90,7 +92,7 @@ export async function createTestApp(
   const database = await freshDatabase();
   const notifier = new MemoryNotifier();
   const deps = await createDeps(config, database, { clock: options.clock, ...(options.notifier === false ? {} : { notifier }) });
-  const app = await buildApp(deps, { logger: options.logger ?? false });
+  const app = await buildApp(deps, { logger: options.logger ?? false, webBuildDir: options.webBuildDir });
   await app.ready();
   let worker: BatchWorker | undefined;
   if (options.worker !== false) {

@@ -41,7 +41,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** A port free now, so the service's PUBLIC_URL (its image addresses) can name it before it listens. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const { port } = probe.address() as AddressInfo;

@@ -1,18 +1,20 @@
 // `npm run screens`: screenshots of the shop's pages and states at a phone's size
-// (390x844), in Spanish, into docs/screens/ (linked from the README). Runs the real
+// (390x844), and of the console's main pages at a desktop's (1280x860, its orders on a
+// phone too), in Spanish, into docs/screens/ (linked from the README). Runs the real
 // service with the demo catalog, like the browser tests (through vitest, which provides
 // the test database); skipped in `npm test` unless SCREENS=1.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { as } from '../../test/helpers/app.ts';
+import { consoleScreens } from './console-screens.ts';
 import { DEMO_USER, signInCode, startShop } from './harness.ts';
 
 describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
   it('writes docs/screens/*.png', async () => {
     const out = path.resolve('docs/screens');
     fs.mkdirSync(out, { recursive: true });
-    for (const file of fs.readdirSync(out)) if (file.endsWith('.png')) fs.rmSync(path.join(out, file));
+    for (const file of fs.readdirSync(out)) if (file.endsWith('.png') && !file.startsWith('console-')) fs.rmSync(path.join(out, file));
     const shop = await startShop();
     try {
       const context = await shop.phone('es-CO', { width: 390, height: 844 });
@@ -88,5 +90,12 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
     } finally {
       await shop.close();
     }
+  }, 600_000);
+
+  it('writes docs/screens/console-*.png', async () => {
+    const out = path.resolve('docs/screens');
+    fs.mkdirSync(out, { recursive: true });
+    for (const file of fs.readdirSync(out)) if (file.startsWith('console-') && file.endsWith('.png')) fs.rmSync(path.join(out, file));
+    await consoleScreens(out);
   }, 600_000);
 });

@@ -1,12 +1,15 @@
-// The shop (web/shop), served by the API under /shop/ from the build folder
-// (src/main/web-build.ts). The files are read once into memory, with the .br and .gz
-// twins the build wrote, and each answer is the smallest one the browser accepts.
-// - `/shop/assets/*` are named by their content hash: cached for a year, immutable.
+// The web apps, served by the API from the build folder (src/main/web-build.ts): the shop
+// (web/shop) under /shop/ and the console (web/console) under /console/, each app the
+// same way. The files are read once into memory, with the .br and .gz twins the build
+// wrote, and each answer is the smallest one the browser accepts.
+// - `/<app>/assets/*` are named by their content hash: cached for a year, immutable.
 // - Every other file (index.html, sw.js, the manifest) is revalidated on each load, so a
-//   new build reaches phones on their next visit.
-// - A path under /shop/ that is no file is one of the app's own pages: index.html
-//   answers it, so reloading any page works. Every shop path lives under /shop/, so it
-//   can never shadow an API route; `/` sends a browser there.
+//   new build reaches browsers on their next visit.
+// - A path under /<app>/ that is no file is one of the app's own pages: index.html
+//   answers it, so reloading any page works. `/` sends a browser to the shop.
+// - The console's API routes (/console/auth/*, /console/me, /console/session) share the
+//   prefix: Fastify prefers a route's static path to this wildcard, so those stay the
+//   API's, and the console has no page at those paths.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,7 +38,7 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-export function loadShopFiles(dir: string): Map<string, StaticFile> {
+export function loadAppFiles(dir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -62,16 +65,22 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile) {
   return reply.send(file.raw);
 }
 
-export const shopRoutes =
+/** The apps served, each from its folder of the build. */
+export const WEB_APP_NAMES = ['shop', 'console'] as const;
+export type WebAppName = (typeof WEB_APP_NAMES)[number];
+
+export const webRoutes =
   (_deps: Deps, buildDir?: string): FastifyPluginAsync =>
   async (app) => {
-    let files: Map<string, StaticFile> | undefined;
-    const load = () => {
-      if (files) return files;
+    const loaded = new Map<WebAppName, Map<string, StaticFile>>();
+    const load = (name: WebAppName) => {
+      const cached = loaded.get(name);
+      if (cached) return cached;
       const dir = buildDir ?? findWebBuild();
-      const shop = dir && path.join(dir, 'shop');
-      if (!shop || !fs.existsSync(path.join(shop, 'index.html'))) return undefined;
-      files = loadShopFiles(shop);
+      const folder = dir && path.join(dir, name);
+      if (!folder || !fs.existsSync(path.join(folder, 'index.html'))) return undefined;
+      const files = loadAppFiles(folder);
+      loaded.set(name, files);
       return files;
     };
 
@@ -79,17 +88,19 @@ export const shopRoutes =
     const schema = { hide: true };
     app.get('/', { config, schema }, async (request, reply) => {
       if (/text\/html/.test(String(request.headers.accept ?? ''))) return reply.redirect('/shop/', 302);
-      return { name: 'surtido', shop: '/shop/', docs: '/docs', openapi: '/openapi.json' };
+      return { name: 'surtido', shop: '/shop/', console: '/console/', docs: '/docs', openapi: '/openapi.json' };
     });
-    app.get('/shop', { config, schema }, async (_request, reply) => reply.redirect('/shop/', 301));
-    app.get('/shop/*', { config, schema }, async (request, reply) => {
-      const built = load();
-      if (!built) return sendProblem(reply, 503, 'SERVICE_UNAVAILABLE', 'the shop is not built yet: run npm run build:web (npm start builds it)');
-      const wanted = (request.params as { '*': string })['*'];
-      const file = built.get(wanted);
-      if (file) return send(request, reply, file);
-      // A missing hashed file or other asset is a real 404; a page path is the app's.
-      if (wanted.startsWith('assets/') || /\.[a-z0-9]+$/i.test(wanted)) return sendProblem(reply, 404, 'NOT_FOUND', `no file /shop/${wanted}`);
-      return send(request, reply, built.get('index.html')!);
-    });
+    for (const name of WEB_APP_NAMES) {
+      app.get(`/${name}`, { config, schema }, async (_request, reply) => reply.redirect(`/${name}/`, 301));
+      app.get(`/${name}/*`, { config, schema }, async (request, reply) => {
+        const built = load(name);
+        if (!built) return sendProblem(reply, 503, 'SERVICE_UNAVAILABLE', `the ${name} is not built yet: run npm run build:web (npm start builds it)`);
+        const wanted = (request.params as { '*': string })['*'];
+        const file = built.get(wanted);
+        if (file) return send(request, reply, file);
+        // A missing hashed file or other asset is a real 404; a page path is the app's.
+        if (wanted.startsWith('assets/') || /\.[a-z0-9]+$/i.test(wanted)) return sendProblem(reply, 404, 'NOT_FOUND', `no file /${name}/${wanted}`);
+        return send(request, reply, built.get('index.html')!);
+      });
+    }
   };

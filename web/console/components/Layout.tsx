@@ -1,0 +1,119 @@
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { LANGUAGE_NAMES, type Language } from '../../lib/i18n.ts';
+import { client, roleOf, useCan, useMe } from '../lib/api.ts';
+import { session, useSession } from '../lib/session.ts';
+import { useT } from '../i18n.ts';
+
+function LanguageSwitch() {
+  const t = useT();
+  const { language } = useSession();
+  return (
+    <label className="lang">
+      <span className="visually-hidden">{t('lang.label')}</span>
+      <select value={language} onChange={(e) => session.setLanguage(e.target.value as Language)}>
+        {(Object.keys(LANGUAGE_NAMES) as Language[]).map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Nav() {
+  const t = useT();
+  const me = useMe();
+  const can = useCan();
+  const acting = me.data?.supplierId != null && roleOf(me.data) !== undefined;
+  const supplierLinks = acting
+    ? ([
+        ['/orders', t('nav.orders'), can('supplier/order.read')],
+        ['/webhooks', t('nav.webhooks'), can('supplier/webhook.read')],
+        ['/members', t('nav.members'), can('supplier/member.read')],
+        ['/credentials', t('nav.credentials'), can('supplier/credential.read')],
+      ] as const)
+    : [];
+  const operatorLinks = me.data?.operator
+    ? ([
+        ['/admin/suppliers', t('nav.suppliers')],
+        ['/admin/store-users', t('nav.storeUsers')],
+      ] as const)
+    : [];
+  return (
+    <nav aria-label={t('nav.main')} className="side">
+      <ul>
+        {supplierLinks
+          .filter(([, , allowed]) => allowed)
+          .map(([to, label]) => (
+            <li key={to}>
+              <Link to={to} activeProps={{ 'aria-current': 'page' }}>
+                {label}
+              </Link>
+            </li>
+          ))}
+      </ul>
+      {operatorLinks.length > 0 && (
+        <>
+          <p className="group">{t('nav.operator')}</p>
+          <ul>
+            {operatorLinks.map(([to, label]) => (
+              <li key={to}>
+                <Link to={to} activeProps={{ 'aria-current': 'page' }}>
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </nav>
+  );
+}
+
+function Acting() {
+  const t = useT();
+  const me = useMe();
+  const membership = me.data?.memberships.find((m) => m.supplier.id === me.data?.supplierId);
+  if (!me.data || me.data.memberships.length === 0) return null;
+  return (
+    <Link to="/suppliers" className="acting" title={t('suppliers.change')} data-testid="acting">
+      {membership ? t('suppliers.as', { supplier: membership.supplier.name, role: t(`role.${membership.role}`) }) : t('suppliers.change')}
+    </Link>
+  );
+}
+
+export function Layout() {
+  const t = useT();
+  const { token } = useSession();
+  const path = useRouterState({ select: (s) => s.location.pathname });
+  const bare = !token || path.endsWith('/sign-in');
+  const signOut = async () => {
+    // The session ends on the service too; the browser forgets it whatever the answer.
+    await client.delete('/console/session').catch(() => undefined);
+    session.signOut();
+  };
+  return (
+    <>
+      <a className="skip" href="#main">
+        {t('app.skip')}
+      </a>
+      <header className="top">
+        <span className="brand">{t('app.name')}</span>
+        {!bare && <Acting />}
+        <LanguageSwitch />
+        {!bare && (
+          <button type="button" className="link" onClick={() => void signOut()}>
+            {t('signout')}
+          </button>
+        )}
+      </header>
+      <div className={bare ? 'shell bare' : 'shell'}>
+        {!bare && <Nav />}
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </>
+  );
+}

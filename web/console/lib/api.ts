@@ -1,0 +1,72 @@
+// The console's data access: one client (surtido/console-client, typed by what a console
+// session may call), query keys, the signed-in person and what their role allows.
+import { useQuery } from '@tanstack/react-query';
+import { createConsoleClient, SurtidoApiError, type ConsoleResponse } from 'surtido/console-client';
+import { ROLE_SCOPES, type SupplierScope } from '../../../src/modules/auth/scopes.ts';
+import { session } from './session.ts';
+import { problemMessage, type Translate } from '../i18n.ts';
+
+export const client = createConsoleClient({
+  baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
+  token: () => session.get().token,
+  onUnauthorized: () => session.signOut(),
+});
+
+export type Me = ConsoleResponse<'/console/me', 'get'>;
+export type Role = Me['memberships'][number]['role'];
+export type Order = ConsoleResponse<'/order/{id}', 'get'>;
+export type OrderStatus = Order['status'];
+export type Delivery = ConsoleResponse<'/webhook/deliveries', 'get'>['data'][number];
+export type Member = ConsoleResponse<'/member', 'get'>[number];
+export type Credential = ConsoleResponse<'/credential', 'get'>['data'][number];
+export type IssuedCredential = ConsoleResponse<'/credential', 'post'>;
+export type Supplier = ConsoleResponse<'/admin/suppliers', 'get'>[number];
+export type StoreUserFound = ConsoleResponse<'/admin/store-users', 'get'>;
+
+export const ORDER_STATUSES: readonly OrderStatus[] = ['PENDING', 'CONFIRMED', 'DELIVERED', 'RETURNED', 'CANCELLED'];
+export const ROLES: readonly Role[] = ['owner', 'manager', 'agent', 'viewer'];
+
+export const keys = {
+  me: ['me'] as const,
+  orders: (q: object) => ['orders', q] as const,
+  order: (id: number) => ['order', id] as const,
+  cancelCodes: ['cancel-codes'] as const,
+  webhook: ['webhook'] as const,
+  deliveries: (q: object) => ['deliveries', q] as const,
+  members: ['members'] as const,
+  credentials: (q: object) => ['credentials', q] as const,
+  suppliers: ['admin-suppliers'] as const,
+  supplierMembers: (id: number) => ['admin-supplier-members', id] as const,
+  storeUser: (q: object) => ['admin-store-user', q] as const,
+};
+
+export const useMe = () => useQuery({ queryKey: keys.me, queryFn: () => client.get('/console/me'), enabled: Boolean(session.get().token), staleTime: 30_000 });
+
+/** The role of the person in the supplier the session acts for (undefined: none chosen). */
+export function roleOf(me: Me | undefined): Role | undefined {
+  return me?.memberships.find((m) => m.supplier.id === me.supplierId)?.role;
+}
+
+/**
+ * What the page may offer: the scopes of the role (the service's own ROLE_SCOPES, the map
+ * its guard checks), so a button shows only when the call behind it would be allowed.
+ */
+export function useCan() {
+  const me = useMe();
+  const role = roleOf(me.data);
+  const scopes: readonly SupplierScope[] = role ? ROLE_SCOPES[role] : [];
+  return (scope: SupplierScope) => scopes.includes(scope);
+}
+
+/** What to tell the person about a failed call: the translated code, else the problem's own detail. */
+export function errorText(t: Translate, error: unknown): string {
+  if (error instanceof SurtidoApiError) return problemMessage(t, error.code) ?? error.detail;
+  if (error && typeof error === 'object' && 'code' in error && (error as { code: unknown }).code === 'NETWORK_ERROR') return t('error.NETWORK_ERROR');
+  if (error instanceof TypeError) return t('error.NETWORK_ERROR');
+  return error instanceof Error ? error.message : t('state.error');
+}
+
+/** A URL search value: a non-empty string, else undefined. */
+export const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A page number of the URL: 1 and up. */
+export const pageOf = (v: unknown) => Math.max(1, Math.floor(Number(v)) || 1);

@@ -1,0 +1,85 @@
+// The supplier and operator console: pages over the supplier API, the admin API and
+// /console, called with the console session's token (surtido/console-client).
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { SurtidoApiError } from 'surtido/console-client';
+import { pageOf, text } from './lib/api.ts';
+import { session } from './lib/session.ts';
+import { Layout } from './components/Layout.tsx';
+import './console.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      retry: (count, error) => count < 2 && !(error instanceof SurtidoApiError && error.status < 500),
+    },
+  },
+});
+
+const signedIn = () => {
+  if (!session.get().token) throw redirect({ to: '/sign-in' });
+};
+
+const root = createRootRoute({ component: Layout });
+const page = <const P extends string>(path: P, load: () => Promise<{ default: () => React.ReactNode }>, guard?: () => void, validateSearch?: (s: Record<string, unknown>) => object) =>
+  createRoute({ getParentRoute: () => root, path, component: lazyRouteComponent(load), beforeLoad: guard, ...(validateSearch ? { validateSearch } : {}) });
+
+const ORDER_STATUS = /^(PENDING|CONFIRMED|DELIVERED|RETURNED|CANCELLED)$/;
+const DELIVERY_STATUS = /^(pending|delivered|failed)$/;
+
+const routeTree = root.addChildren([
+  page('/', () => import('./routes/home.tsx'), signedIn),
+  page('/sign-in', () => import('./routes/sign-in.tsx')),
+  page('/suppliers', () => import('./routes/suppliers.tsx'), signedIn),
+  page('/orders', () => import('./routes/orders.tsx'), signedIn, (s) => ({
+    status: ORDER_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
+    store: text(s.store),
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/orders/$id', () => import('./routes/order.tsx'), signedIn),
+  page('/webhooks', () => import('./routes/webhooks.tsx'), signedIn, (s) => ({
+    status: DELIVERY_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
+    failing: s.failing === true || s.failing === 'true' ? true : undefined,
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/members', () => import('./routes/members.tsx'), signedIn),
+  page('/credentials', () => import('./routes/credentials.tsx'), signedIn, (s) => ({
+    revoked: s.revoked === true || s.revoked === 'true' ? true : s.revoked === false || s.revoked === 'false' ? false : undefined,
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/admin/suppliers', () => import('./routes/admin-suppliers.tsx'), signedIn),
+  page('/admin/suppliers/$id', () => import('./routes/admin-supplier.tsx'), signedIn),
+  page('/admin/store-users', () => import('./routes/admin-store-users.tsx'), signedIn, (s) => ({ contact: text(s.contact) })),
+]);
+
+export const router = createRouter({ routeTree, basepath: '/console', defaultPreload: 'intent', context: {} });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+// Signing out anywhere (or a refused session) leaves for the sign-in page with nothing cached.
+let hadToken = Boolean(session.get().token);
+session.subscribe(() => {
+  const has = Boolean(session.get().token);
+  if (hadToken && !has) {
+    queryClient.clear();
+    void router.navigate({ to: '/sign-in' });
+  }
+  hadToken = has;
+  document.documentElement.lang = session.get().language;
+});
+document.documentElement.lang = session.get().language;
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,269 @@
+// One order: its lines and history, and what the role may do with it now (confirm with a
+// delivery date, deliver in whole or in part, cancel with one of the supplier's codes).
+// The buttons show only when the role's scopes allow the call; the service checks anyway.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { client, keys, useCan, type Order } from '../lib/api.ts';
+import { ErrorBox, Loading, Notice } from '../components/states.tsx';
+import { useFormat, useT } from '../i18n.ts';
+
+type Operation =
+  | { op: 'confirm'; body: { deliveryDate?: string } }
+  | { op: 'deliver'; body: { complete?: boolean; products?: { internalCode: string; units: number; quantity: number }[] } }
+  | { op: 'cancel'; body: { cancelCode: string; message?: string } };
+
+function useOperate(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // POST: each submit carries an Idempotency-Key, so a retry after a lost answer acts once.
+    mutationFn: (o: Operation) => {
+      const params = { path: { id } };
+      if (o.op === 'confirm') return client.post('/order/{id}/confirm', { params, body: o.body });
+      if (o.op === 'deliver') return client.post('/order/{id}/deliver', { params, body: o.body });
+      return client.post('/order/{id}/cancel', { params, body: o.body });
+    },
+    onSuccess: (order) => {
+      queryClient.setQueryData(keys.order(id), order);
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    },
+  });
+}
+
+function Actions({ order }: { order: Order }) {
+  const t = useT();
+  const operate = useOperate(order.id);
+  const [deliveryDate, setDeliveryDate] = useState('');
+  const [partial, setPartial] = useState(false);
+  const pending = (line: Order['products'][number]) => line.quantity - line.deliveredQuantity;
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [cancelCode, setCancelCode] = useState('');
+  const [message, setMessage] = useState('');
+  const [cancelling, setCancelling] = useState(false);
+  const codes = useQuery({
+    queryKey: keys.cancelCodes,
+    queryFn: () => client.get('/supplier/cancelcodes'),
+    enabled: cancelling,
+    staleTime: 300_000,
+  });
+  const lineKey = (l: Order['products'][number]) => `${l.internalCode}/${l.units}`;
+
+  return (
+    <section className="panel" aria-labelledby="actions">
+      <h2 id="actions">{t('order.actions')}</h2>
+      {operate.isSuccess && <Notice>{t('order.done', { status: t(`status.${operate.data.status}`) })}</Notice>}
+      {operate.error && <ErrorBox error={operate.error} />}
+      {order.status === 'PENDING' && (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            operate.mutate({ op: 'confirm', body: deliveryDate ? { deliveryDate } : {} });
+          }}
+        >
+          <div>
+            <label htmlFor="delivery-date">{t('order.confirmDate')}</label>
+            <input id="delivery-date" type="date" value={deliveryDate} onChange={(e) => setDeliveryDate(e.target.value)} />
+          </div>
+          <button type="submit" className="primary" disabled={operate.isPending}>
+            {t('order.confirm')}
+          </button>
+        </form>
+      )}
+      {order.status === 'CONFIRMED' && (
+        <div className="actions">
+          <button type="button" className="primary" disabled={operate.isPending} onClick={() => operate.mutate({ op: 'deliver', body: { complete: true } })}>
+            {t('order.deliverAll')}
+          </button>
+          <button type="button" aria-expanded={partial} onClick={() => setPartial(!partial)}>
+            {t('order.deliverPart')}
+          </button>
+        </div>
+      )}
+      {order.status === 'CONFIRMED' && partial && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const products = order.products
+              .map((l) => ({ internalCode: l.internalCode, units: l.units, quantity: quantities[lineKey(l)] ?? 0 }))
+              .filter((p) => p.quantity > 0);
+            operate.mutate({ op: 'deliver', body: { products } });
+          }}
+        >
+          {order.products.map((l) => (
+            <div key={lineKey(l)} className="qty">
+              <label htmlFor={`deliver-${lineKey(l)}`}>{t('order.deliverQty', { name: `${l.name ?? l.internalCode} (${t('order.size', { units: l.units })})` })}</label>
+              <input
+                id={`deliver-${lineKey(l)}`}
+                type="number"
+                min={0}
+                max={pending(l)}
+                value={quantities[lineKey(l)] ?? 0}
+                onChange={(e) => setQuantities({ ...quantities, [lineKey(l)]: Math.max(0, Math.min(pending(l), Number(e.target.value) || 0)) })}
+              />
+            </div>
+          ))}
+          <button type="submit" className="primary" disabled={operate.isPending || !Object.values(quantities).some((q) => q > 0)}>
+            {t('order.deliverSubmit')}
+          </button>
+        </form>
+      )}
+      {(order.status === 'PENDING' || order.status === 'CONFIRMED') &&
+        (!cancelling ? (
+          <button type="button" className="danger" onClick={() => setCancelling(true)}>
+            {t('order.cancel')}
+          </button>
+        ) : (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              operate.mutate({ op: 'cancel', body: { cancelCode, ...(message.trim() ? { message: message.trim() } : {}) } });
+            }}
+          >
+            {codes.isPending ? (
+              <Loading rows={1} />
+            ) : codes.error ? (
+              <ErrorBox error={codes.error} retry={() => void codes.refetch()} />
+            ) : (
+              <>
+                <label htmlFor="cancel-code">{t('order.cancelReason')}</label>
+                <select id="cancel-code" required value={cancelCode} onChange={(e) => setCancelCode(e.target.value)}>
+                  <option value="" disabled>
+                    —
+                  </option>
+                  {codes.data
+                    .filter((c) => c.usage === 'SUPPLIER')
+                    .map((c) => (
+                      <option key={c.code} value={c.code}>
+                        {c.reason}
+                      </option>
+                    ))}
+                </select>
+                <label htmlFor="cancel-message">{t('order.cancelMessage')}</label>
+                <textarea id="cancel-message" rows={2} value={message} onChange={(e) => setMessage(e.target.value)} />
+                <button type="submit" className="danger" disabled={operate.isPending || !cancelCode}>
+                  {t('order.cancelSubmit')}
+                </button>
+              </>
+            )}
+          </form>
+        ))}
+    </section>
+  );
+}
+
+export default function OrderPage() {
+  const t = useT();
+  const f = useFormat();
+  const can = useCan();
+  const id = Number(useParams({ from: '/orders/$id' }).id);
+  const order = useQuery({ queryKey: keys.order(id), queryFn: () => client.get('/order/{id}', { params: { path: { id } } }) });
+  if (order.isPending) return <Loading />;
+  if (order.error) return <ErrorBox error={order.error} retry={() => void order.refetch()} />;
+  const o = order.data;
+  const open = o.status === 'PENDING' || o.status === 'CONFIRMED';
+  return (
+    <section>
+      <p>
+        <Link to="/orders">{t('order.back')}</Link>
+      </p>
+      <h1>
+        {t('order.title', { id: o.id })}{' '}
+        <span className={`status status-${o.status.toLowerCase()}`} data-testid="order-status">
+          {t(`status.${o.status}`)}
+        </span>
+      </h1>
+      <dl className="facts">
+        <dt>{t('order.buyer')}</dt>
+        <dd>
+          {o.buyer.storeName} ({o.buyer.storeInternalCode}){o.buyer.user?.name ? ` · ${o.buyer.user.name}` : ''}
+        </dd>
+        <dt>{t('orders.created')}</dt>
+        <dd>{f.dateTime(o.createdAt)}</dd>
+        <dt>{t('order.deliveryDate')}</dt>
+        <dd data-testid="delivery-date">{o.deliveryDate ? f.date(o.deliveryDate) : t('order.noDate')}</dd>
+        {o.notes && (
+          <>
+            <dt>{t('order.notes')}</dt>
+            <dd>{o.notes}</dd>
+          </>
+        )}
+        {o.cancellation && (
+          <>
+            <dt>{t('status.CANCELLED')}</dt>
+            <dd>{t('order.cancelled', { reason: o.cancellation.reason })}</dd>
+          </>
+        )}
+      </dl>
+      {open && can('supplier/order.write') && <Actions key={o.status} order={o} />}
+      <h2>{t('order.lines')}</h2>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('order.product')}</th>
+              <th scope="col" className="num">
+                {t('order.quantity')}
+              </th>
+              <th scope="col" className="num">
+                {t('order.delivered')}
+              </th>
+              <th scope="col" className="num">
+                {t('order.returned')}
+              </th>
+              <th scope="col" className="num">
+                {t('order.lineTotal')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {o.products.map((l) => (
+              <tr key={`${l.internalCode}/${l.units}`} data-line={l.internalCode}>
+                <td>
+                  {l.name ?? l.internalCode} <span className="muted small">{t('order.size', { units: l.units })}</span>
+                </td>
+                <td className="num">{l.quantity}</td>
+                <td className="num" data-testid="delivered">
+                  {l.deliveredQuantity}
+                </td>
+                <td className="num">{l.returnedQuantity}</td>
+                <td className="num">{f.number(l.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={4}>
+                {t('order.subtotal')}
+              </th>
+              <td className="num">{f.number(o.subtotal)}</td>
+            </tr>
+            <tr>
+              <th scope="row" colSpan={4}>
+                {t('order.discounts')}
+              </th>
+              <td className="num">{f.number(o.discountTotal)}</td>
+            </tr>
+            <tr>
+              <th scope="row" colSpan={4}>
+                {t('order.total')}
+              </th>
+              <td className="num">
+                <strong>{f.number(o.total)}</strong>
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <h2>{t('order.history')}</h2>
+      <ol className="history">
+        {o.history.map((h, i) => (
+          <li key={i}>
+            <strong>{t(`status.${h.status}`)}</strong> · {f.dateTime(h.at)} · {t(`by.${h.by as 'STORE' | 'SUPPLIER' | 'IMPORT'}`)}
+            {h.note ? ` · ${h.note}` : ''}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

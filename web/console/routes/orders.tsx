@@ -1,0 +1,104 @@
+// The supplier's orders, newest first, paged on the server (GET /order); the filters and
+// the page live in the URL, so a filtered list can be reloaded, shared and gone back to.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { client, keys, ORDER_STATUSES, type OrderStatus } from '../lib/api.ts';
+import { Empty, ErrorBox, Loading, Pager } from '../components/states.tsx';
+import { useFormat, useT } from '../i18n.ts';
+
+const TAKE = 25;
+
+export default function Orders() {
+  const t = useT();
+  const f = useFormat();
+  const search = useSearch({ from: '/orders' }) as { status?: OrderStatus; store?: string; page?: number };
+  const navigate = useNavigate();
+  const page = search.page ?? 1;
+  const [store, setStore] = useState(search.store ?? '');
+  const go = (next: Partial<typeof search>) => void navigate({ to: '/orders', search: { ...search, ...next } });
+  const query = { status: search.status, storeInternalCode: search.store, page, take: TAKE };
+  const orders = useQuery({
+    queryKey: keys.orders(query),
+    queryFn: () => client.get('/order', { params: { query } }),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <section>
+      <h1>{t('orders.title')}</h1>
+      <form
+        className="filters"
+        aria-label={t('orders.filters')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ store: store.trim() || undefined, page: undefined });
+        }}
+      >
+        <div>
+          <label htmlFor="status">{t('orders.status')}</label>
+          <select id="status" value={search.status ?? ''} onChange={(e) => go({ status: (e.target.value || undefined) as OrderStatus | undefined, page: undefined })}>
+            <option value="">{t('orders.all')}</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="store">{t('orders.store')}</label>
+          <input id="store" value={store} onChange={(e) => setStore(e.target.value)} />
+        </div>
+        <button type="submit">{t('orders.apply')}</button>
+      </form>
+      {orders.isPending ? (
+        <Loading />
+      ) : orders.error ? (
+        <ErrorBox error={orders.error} retry={() => void orders.refetch()} />
+      ) : orders.data.data.length === 0 ? (
+        <Empty>{t('orders.empty')}</Empty>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('orders.id')}</th>
+                  <th scope="col">{t('orders.created')}</th>
+                  <th scope="col">{t('orders.buyer')}</th>
+                  <th scope="col">{t('orders.status')}</th>
+                  <th scope="col" className="num">
+                    {t('orders.total')}
+                  </th>
+                  <th scope="col">{t('orders.delivery')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {orders.data.data.map((o) => (
+                  <tr key={o.id} data-order={o.id}>
+                    <td>
+                      <Link to="/orders/$id" params={{ id: String(o.id) }}>
+                        #{o.id}
+                      </Link>
+                    </td>
+                    <td>{f.dateTime(o.createdAt)}</td>
+                    <td>
+                      {o.buyer.storeName} <span className="muted small">{o.buyer.storeInternalCode}</span>
+                    </td>
+                    <td>
+                      <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span>
+                    </td>
+                    <td className="num">{f.number(o.total)}</td>
+                    <td>{o.deliveryDate ? f.date(o.deliveryDate) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={orders.data.page} totalPages={orders.data.totalPages} total={orders.data.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+        </>
+      )}
+    </section>
+  );
+}
