@@ -53,6 +53,7 @@ const routeTree = root.addChildren([
   page('/admin/suppliers', () => import('./routes/admin-suppliers.tsx'), signedIn),
   page('/admin/suppliers/$id', () => import('./routes/admin-supplier.tsx'), signedIn),
   page('/admin/store-users', () => import('./routes/admin-store-users.tsx'), signedIn, (s) => ({ contact: text(s.contact) })),
+  page('/admin/system', () => import('./routes/admin-system.tsx'), signedIn),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/console', defaultPreload: 'intent', context: {} });

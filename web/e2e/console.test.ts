@@ -87,7 +87,7 @@ run('the console in a browser', () => {
     await ops.getByRole('link', { name: 'Volver a los proveedores' }).click();
     await ops.getByRole('button', { name: 'Deshabilitar Distribuidora Andes' }).click();
     await ops.getByRole('button', { name: 'Habilitar Distribuidora Andes' }).waitFor();
-    expect((await t.admin('GET', '/admin/suppliers')).json().find((s: { id: number }) => s.id === supplierId).enabled).toBe(false);
+    await expect.poll(async () => (await t.admin('GET', '/admin/suppliers')).json().find((s: { id: number }) => s.id === supplierId).enabled).toBe(false);
     await ops.getByRole('button', { name: 'Habilitar Distribuidora Andes' }).click();
     await ops.getByRole('button', { name: 'Deshabilitar Distribuidora Andes' }).waitFor();
     await accessible(ops, 'suppliers');
@@ -240,6 +240,17 @@ run('the console in a browser', () => {
       expect(res.statusCode, `${method} ${url}`).toBe(403);
     }
     expect((await surtido.get('/order/{id}', { params: { path: { id: second } } })).status).toBe('PENDING');
+
+    // The operator's system page: the four queues, and the supplier whose deliveries fail
+    // (a ping the receiver refuses fails for good).
+    receiver.failing = true;
+    expect(await surtido.post('/webhook/test')).toMatchObject({ status: 'failed' });
+    receiver.failing = false;
+    await ops.getByRole('link', { name: 'Sistema' }).click();
+    await ops.getByTestId('queues').waitFor();
+    expect(await ops.locator('[data-queue]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-queue')))).toEqual(['batches', 'webhook_deliveries', 'image_downloads', 'messages']);
+    await ops.locator('[data-testid="failing"] [data-supplier="ANDES"]').waitFor();
+    await accessible(ops, 'system');
 
     // The operator finds the store user and ends their sessions: the store's token stops working.
     await ops.getByRole('link', { name: 'Usuarios de tiendas' }).click();

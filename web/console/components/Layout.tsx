@@ -38,6 +38,7 @@ function Nav() {
     ? ([
         ['/admin/suppliers', t('nav.suppliers')],
         ['/admin/store-users', t('nav.storeUsers')],
+        ['/admin/system', t('nav.system')],
       ] as const)
     : [];
   return (

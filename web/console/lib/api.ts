@@ -38,6 +38,7 @@ export const keys = {
   suppliers: ['admin-suppliers'] as const,
   supplierMembers: (id: number) => ['admin-supplier-members', id] as const,
   storeUser: (q: object) => ['admin-store-user', q] as const,
+  system: ['admin-system'] as const,
 };
 
 export const useMe = () => useQuery({ queryKey: keys.me, queryFn: () => client.get('/console/me'), enabled: Boolean(session.get().token), staleTime: 30_000 });
