@@ -6,17 +6,23 @@ import type { Deps } from '../deps.ts';
 import { countSuppliers } from '../modules/suppliers/suppliers.repository.ts';
 import { createSupplier, issueCredentials } from '../modules/suppliers/suppliers.service.ts';
 import { DEMO_USER, seedDemoCatalog, type SupplierCall } from './demo-catalog.ts';
+import { inviteMember } from '../modules/members/members.service.ts';
+
+/** The demo supplier's owner in the console (its code, like every code in development, is printed in the log). */
+export const DEMO_OWNER = 'owner@surtido.test';
 
 export async function createDemoSupplierIfEmpty(deps: Deps, app?: FastifyInstance): Promise<string | undefined> {
   if (!deps.config.demoSupplier || (await countSuppliers(deps.db)) > 0) return undefined;
   const supplier = await createSupplier(deps.db, { code: 'DEMO', name: 'Demo Distribuciones' });
   const credentials = await issueCredentials(deps.db, supplier.id);
+  await inviteMember(deps.db, supplier.id, { email: DEMO_OWNER, role: 'owner' }, `${deps.config.publicUrl}/console/`);
   const lines = [
     'Created the demo supplier (the database was empty). Keep these; the secret is not shown again:',
     `  supplier id    ${supplier.id} (${supplier.code})`,
     `  API key        ${credentials.apiKey}`,
     `  client id      ${credentials.clientId}`,
     `  client secret  ${credentials.clientSecret}`,
+    `  console        ${deps.config.publicUrl}/console/ as ${DEMO_OWNER} (the owner; the 6-digit code is printed in this log)`,
   ];
   if (app) {
     try {

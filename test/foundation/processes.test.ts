@@ -1,5 +1,6 @@
 // The service as operators run it: separate processes, signals, the CLI, the data-folder lock.
 import { describe, expect, it } from 'vitest';
+import { DEMO_OWNER } from '../../src/main/bootstrap.ts';
 import { createSupplier, waitForBatches } from '../../support/service.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
@@ -27,6 +28,16 @@ describe('processes', () => {
       expect.objectContaining({ code: 'DEMO' }),
     ]);
     expect((await api('GET', '/healthz')).status).toBe(200);
+    // The demo's owner signs in to the console with the code the development log shows.
+    expect(out).toContain(`/console/ as ${DEMO_OWNER}`);
+    expect((await api('POST', '/console/auth/code', { email: DEMO_OWNER })).status).toBe(202);
+    const code = await waitFor('the console code in the log', async () =>
+      service.output().split('\n').filter((line) => line.includes(`message for ${DEMO_OWNER}`)).map((line) => /\b(\d{6})\b/.exec(line)?.[1]).find(Boolean),
+    );
+    const session = await api('POST', '/console/auth/token', { email: DEMO_OWNER, code });
+    expect(session.status, JSON.stringify(session.body)).toBe(200);
+    const me = await api('GET', '/console/me', undefined, { authorization: `Bearer ${session.body.access_token}` });
+    expect(me.body).toMatchObject({ email: DEMO_OWNER, memberships: [{ supplier: { code: 'DEMO' }, role: 'owner' }] });
 
     service.proc.kill('SIGTERM');
     expect(await service.exited).toBe(0);
