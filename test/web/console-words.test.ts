@@ -18,6 +18,7 @@ describe('the console words', () => {
     const t = consoleTranslator('es');
     expect(problemMessage(t, 'INSUFFICIENT_SCOPE')).toBe('Tu rol no permite hacer esto.');
     expect(problemMessage(t, 'SOMETHING_NEW')).toBeUndefined();
+    expect(problemMessage(t, 'INVALID_TICKET_TRANSITION')).toBe('El ticket ya no admite esto: su estado cambió.');
     expect(consoleTranslator('en')('order.title', { id: 12 })).toBe('Order 12');
     expect(consoleTranslator('pt-BR')('pager.page', { page: 2, pages: 5, total: 90 })).toBe('Página 2 de 5 · 90 no total');
   });

@@ -5,7 +5,7 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirec
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { SurtidoApiError } from 'surtido/console-client';
-import { pageOf, text } from './lib/api.ts';
+import { dayOf, pageOf, text } from './lib/api.ts';
 import { session } from './lib/session.ts';
 import { Layout } from './components/Layout.tsx';
 import './console.css';
@@ -29,14 +29,18 @@ const page = <const P extends string>(path: P, load: () => Promise<{ default: ()
 
 const ORDER_STATUS = /^(PENDING|CONFIRMED|DELIVERED|RETURNED|CANCELLED)$/;
 const DELIVERY_STATUS = /^(pending|delivered|failed)$/;
+const TICKET_STATUS = /^(PENDING|IN_PROGRESS|ADDITIONAL_INFO_REQUESTED|SOLVED|CLOSED)$/;
 
 const routeTree = root.addChildren([
   page('/', () => import('./routes/home.tsx'), signedIn),
   page('/sign-in', () => import('./routes/sign-in.tsx')),
   page('/suppliers', () => import('./routes/suppliers.tsx'), signedIn),
+  page('/overview', () => import('./routes/overview.tsx'), signedIn),
   page('/orders', () => import('./routes/orders.tsx'), signedIn, (s) => ({
     status: ORDER_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
     store: text(s.store),
+    from: dayOf(s.from),
+    to: dayOf(s.to),
     page: s.page === undefined ? undefined : pageOf(s.page),
   })),
   page('/orders/$id', () => import('./routes/order.tsx'), signedIn),
@@ -45,6 +49,11 @@ const routeTree = root.addChildren([
     failing: s.failing === true || s.failing === 'true' ? true : undefined,
     page: s.page === undefined ? undefined : pageOf(s.page),
   })),
+  page('/tickets', () => import('./routes/tickets.tsx'), signedIn, (s) => ({
+    status: TICKET_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/tickets/$id', () => import('./routes/ticket.tsx'), signedIn),
   page('/members', () => import('./routes/members.tsx'), signedIn),
   page('/credentials', () => import('./routes/credentials.tsx'), signedIn, (s) => ({
     revoked: s.revoked === true || s.revoked === 'true' ? true : s.revoked === false || s.revoked === 'false' ? false : undefined,

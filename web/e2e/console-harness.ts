@@ -70,7 +70,8 @@ export async function startConsole(): Promise<ConsoleWorld> {
     browser,
     receiver,
     async desktop(locale = 'es-CO', viewport = DESKTOP) {
-      const context = await browser.newContext({ viewport, locale, baseURL: baseUrl, bypassCSP: true });
+      // The platform's timezone: the overview's "today" is the browser's calendar day.
+      const context = await browser.newContext({ viewport, locale, baseURL: baseUrl, bypassCSP: true, timezoneId: t.deps.config.timezone });
       if (process.env.E2E_TRACE) {
         context.on('page', (page) => {
           page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));

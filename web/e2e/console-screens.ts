@@ -1,6 +1,6 @@
 // The console's screenshots for `npm run screens` (screens.test.ts): its main pages at a
 // desktop's size, in Spanish, with a supplier, its people, the demo catalog, orders and a
-// failed webhook delivery made through the real APIs.
+// failed webhook delivery and a ticket made through the real APIs.
 import path from 'node:path';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { DEMO_USER, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
@@ -47,6 +47,9 @@ export async function consoleScreens(out: string) {
     await surtido.put('/order/{id}/confirm', { params: { path: { id: ids[1]! } }, body: { deliveryDate: day } });
     await surtido.put('/order/{id}/deliver', { params: { path: { id: ids[1]! } }, body: { complete: true } });
     await surtido.put('/order/{id}/cancel', { params: { path: { id: ids[2]! } }, body: { cancelCode: 'OUT_OF_STOCK' } });
+    // A ticket the supplier asked more about.
+    const ticket = await ok(t.request({ method: 'POST', url: `/app/stores/${storeId}/tickets`, headers, payload: { message: 'Llegaron dos cajas de gaseosa golpeadas.' } }));
+    await surtido.post('/support/ticket/additional-info', { body: { ticketId: ticket.id, message: '¿Nos mandas una foto de las cajas?' } });
     for (let i = 0; i < 200 && receiver.refused < 3; i++) await new Promise((r) => setTimeout(r, 50));
 
     const shoot = async (page: import('playwright-core').Page, name: string) => {
@@ -71,6 +74,9 @@ export async function consoleScreens(out: string) {
     await page.getByRole('heading', { name: 'Elige el proveedor' }).waitFor();
     await shoot(page, '04-supplier-picker');
     await page.getByRole('button', { name: /Distribuidora Andes/ }).click();
+    // A member starts at the overview; the orders are one link away.
+    await page.waitForURL('**/console/overview');
+    await page.goto('/console/orders');
     await page.locator('[data-order]').first().waitFor();
     await shoot(page, '05-orders');
     await page.goto(`/console/orders/${ids[0]}`);
@@ -92,8 +98,17 @@ export async function consoleScreens(out: string) {
 
     const phone = await (await world.desktop('es-CO', { width: 390, height: 844 })).newPage();
     await consoleSignIn(world, phone, 'agente@andes.test');
+    await phone.waitForURL('**/console/overview');
+    await phone.goto('/console/orders');
     await phone.locator('[data-order]').first().waitFor();
     await shoot(phone, '10-orders-phone');
+
+    await page.goto('/console/overview');
+    await page.locator('[data-figure="deliveries-failing"]').waitFor();
+    await shoot(page, '11-overview');
+    await page.goto(`/console/tickets/${ticket.id}`);
+    await page.getByRole('button', { name: 'Cerrar ticket' }).waitFor();
+    await shoot(page, '12-ticket');
   } finally {
     await world.close();
   }

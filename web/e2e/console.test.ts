@@ -2,10 +2,12 @@
 // service on embedded PGlite; axe on every page visited. An operator creates a supplier and
 // its owner; the owner (a member of two suppliers: the picker) invites an agent, a viewer and
 // a manager, and issues an API credential whose secret is shown once, and which then loads the
-// demo catalog through the real client; a store orders through /app; the agent confirms it and
-// delivers it in part; the webhook receiver fails, the owner sees the failed delivery and
-// redelivers it once it works; a viewer sees no action and the API refuses the viewer's calls;
-// the operator ends the store user's sessions. Runs in the PGlite pass only (skipped when
+// demo catalog through the real client; a store orders and opens a ticket through /app; the
+// agent starts at the overview (today's orders, open tickets), confirms the order and delivers
+// it in part, asks the store for more information on the ticket and closes it (a change refused
+// meanwhile said in words); the webhook receiver fails, the owner sees the failed delivery and
+// a failed batch on the overview and redelivers it once it works; a viewer sees no action and
+// the API refuses the viewer's calls; the operator ends the store user's sessions. Runs in the PGlite pass only (skipped when
 // DATABASE_URL is set); fails when Chromium is missing.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,10 +61,21 @@ async function placeOrder(token: string, key: string): Promise<number> {
   return placed.json().id;
 }
 
+/** Opens a support ticket as the store's user (POST /app/stores/{id}/tickets). */
+async function openTicket(token: string, message: string): Promise<number> {
+  const headers = { authorization: `Bearer ${token}` };
+  const storeId = (await world.t.request({ method: 'GET', url: '/app/me', headers })).json().stores[0].id as number;
+  const opened = await world.t.request({ method: 'POST', url: `/app/stores/${storeId}/tickets`, headers: { ...headers, 'idempotency-key': `ticket-${message}` }, payload: { message } });
+  expect(opened.statusCode, opened.body).toBe(200);
+  return opened.json().id;
+}
+
+const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}"] .figure`).textContent();
+
 const sessionToken = (page: Page) => page.evaluate(() => localStorage.getItem('surtido.console.token'));
 
 run('the console in a browser', () => {
-  it('operator, owner, agent and viewer: suppliers, members, credentials, orders, webhooks and what each role may do', async () => {
+  it('operator, owner, agent and viewer: suppliers, members, credentials, overview, orders, tickets, webhooks and what each role may do', async () => {
     const { t, receiver } = world;
 
     // The operator signs in, creates the supplier and adds its owner.
@@ -106,9 +119,15 @@ run('the console in a browser', () => {
     await owner.getByRole('heading', { name: 'Elige el proveedor' }).waitFor();
     await accessible(owner, 'supplier picker');
     await owner.getByRole('button', { name: /Distribuidora Andes/ }).click();
-    await owner.waitForURL('**/console/orders');
-    await owner.getByText('No hay pedidos con estos filtros.').waitFor();
+    await owner.waitForURL('**/console/overview');
     expect(await owner.getByTestId('acting').textContent()).toBe('Distribuidora Andes · Dueño');
+    await owner.getByText('Ningún lote reciente tiene ítems fallidos.').waitFor();
+    expect(await owner.getByTestId('open-tickets').textContent()).toBe('Tickets abiertos: 0');
+    expect(await figure(owner, 'orders-PENDING')).toBe('0');
+    expect(await figure(owner, 'deliveries-failing')).toBe('0');
+    await accessible(owner, 'overview (empty)');
+    await owner.getByRole('link', { name: 'Pedidos', exact: true }).click();
+    await owner.getByText('No hay pedidos con estos filtros.').waitFor();
     await accessible(owner, 'orders (empty)');
 
     // Members: an agent, a viewer, and a viewer made manager.
@@ -153,21 +172,34 @@ run('the console in a browser', () => {
         expect(outcome.failed).toEqual([]);
       },
     );
+    // A batch with a failed item, for the overview.
+    const bad = await surtido.post('/batch/stock/grouper', { body: { upsert: [{ grouperCode: 'BODEGA-DEMO', productInternalCode: 'NO-EXISTE', available: true }] } });
+    expect((await surtido.waitForBatch(bad.batchId, undefined, { pollMs: 100 })).failed).toHaveLength(1);
 
     // A store orders through /app; the receiver refuses the order.created call.
     const storeToken = await storeUserToken();
     const orderId = await placeOrder(storeToken, 'console-e2e-1');
+    const complaint = 'Llegaron dos cajas de gaseosa golpeadas.';
+    const ticketId = await openTicket(storeToken, complaint);
     await expect.poll(() => receiver.refused, { timeout: 20_000 }).toBeGreaterThan(0);
 
-    // The agent sees orders only, confirms it with a date and delivers it in part.
+    // The agent starts at the overview (orders and tickets only): today's pending order and the
+    // new ticket; the order's figure opens the orders filtered so. The agent confirms it with a
+    // date and delivers it in part.
     const agent = await (await world.desktop()).newPage();
     await consoleSignIn(world, agent, AGENT);
-    await agent.waitForURL('**/console/orders');
-    await agent.getByLabel('Estado').selectOption({ label: 'Pendiente' });
-    await agent.waitForURL(/status=PENDING/);
+    await agent.waitForURL('**/console/overview');
+    await expect.poll(() => agent.getByTestId('open-tickets').textContent()).toBe('Tickets abiertos: 1');
+    expect(await figure(agent, 'tickets-PENDING')).toBe('1');
+    expect(await figure(agent, 'orders-PENDING')).toBe('1');
+    expect(await agent.locator('[data-figure="deliveries-failing"]').count()).toBe(0);
+    await accessible(agent, 'overview (agent)');
+    expect(await agent.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Resumen', 'Pedidos', 'Tickets']);
+    await agent.locator('[data-figure="orders-PENDING"] a').click();
+    await agent.waitForURL(/\/orders\?.*status=PENDING/);
+    expect(new URL(agent.url()).searchParams.get('from')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await agent.locator(`[data-order="${orderId}"]`).waitFor();
     await accessible(agent, 'orders (pending)');
-    expect(await agent.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Pedidos']);
     await agent.getByLabel('Estado').selectOption({ label: 'Entregado' });
     await agent.waitForURL(/status=DELIVERED/);
     await agent.getByText('No hay pedidos con estos filtros.').waitFor();
@@ -194,10 +226,34 @@ run('the console in a browser', () => {
     ]);
     expect(await agent.locator('[data-line="COLA-350"] [data-testid="delivered"]').textContent()).toBe('3');
 
-    // The owner sees the failed delivery, and redelivers it once the receiver works.
-    await owner.getByRole('link', { name: 'Webhooks', exact: true }).click();
-    await owner.getByLabel('Solo con el último intento fallido').check();
-    await owner.waitForURL(/failing=true/);
+    // The ticket, from the overview's figure: the store's message, then the agent asks for more.
+    await agent.getByRole('link', { name: 'Resumen', exact: true }).click();
+    await agent.locator('[data-figure="tickets-PENDING"] a').click();
+    await agent.waitForURL(/\/tickets\?status=PENDING/);
+    await agent.locator(`[data-ticket="${ticketId}"]`).waitFor();
+    await accessible(agent, 'tickets (new)');
+    await agent.getByRole('link', { name: `#${ticketId}` }).click();
+    await agent.waitForURL(`**/console/tickets/${ticketId}`);
+    await agent.getByText(complaint).waitFor();
+    expect(await agent.locator('.conversation [data-from="STORE"] .who').textContent()).toContain('Tienda TIENDA-DEMO');
+    await accessible(agent, 'ticket (new)');
+    await agent.getByLabel('Mensaje para la tienda (opcional)').fill('¿Nos mandas una foto de las cajas?');
+    await agent.getByRole('button', { name: 'Pedir más información' }).click();
+    await expect.poll(() => agent.getByTestId('ticket-status').textContent()).toBe('Esperando a la tienda');
+    await agent.getByText('Listo: el ticket quedó «Esperando a la tienda».').waitFor();
+    expect(await agent.locator('.conversation li').evaluateAll((items) => items.map((li) => li.getAttribute('data-from')))).toEqual(['STORE', 'SUPPLIER']);
+    expect(await agent.getByLabel('Mensaje para la tienda (opcional)').inputValue()).toBe('');
+    await accessible(agent, 'ticket (info requested)');
+
+    // The owner's overview counts the failing deliveries and shows the failed batch; the figure
+    // opens the failing deliveries. She redelivers the order's once the receiver works.
+    await owner.getByRole('link', { name: 'Resumen', exact: true }).click();
+    await expect.poll(() => figure(owner, 'deliveries-failing')).not.toBe('0');
+    expect(await owner.locator(`[data-batch="${bad.batchId}"] [data-testid="batch-failed"]`).textContent()).toBe('1 / 1');
+    await accessible(owner, 'overview');
+    await owner.locator('[data-figure="deliveries-failing"] a').click();
+    await owner.waitForURL(/\/webhooks\?failing=true/);
+    expect(await owner.getByLabel('Solo con el último intento fallido').isChecked()).toBe(true);
     const failed = owner.locator('[data-delivery]').filter({ hasText: 'order.created' }).first();
     await failed.waitFor();
     expect(await failed.textContent()).toContain('HTTP 500');
@@ -225,7 +281,12 @@ run('the console in a browser', () => {
     await expect.poll(() => viewer.getByTestId('order-status').textContent()).toBe('Pendiente');
     await accessible(viewer, 'order (viewer)');
     expect(await viewer.getByRole('button').allTextContents()).toEqual(['Salir']);
-    expect(await viewer.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Pedidos', 'Webhooks']);
+    expect(await viewer.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Resumen', 'Pedidos', 'Tickets', 'Webhooks']);
+    await viewer.goto(`/console/tickets/${ticketId}`);
+    await expect.poll(() => viewer.getByTestId('ticket-status').textContent()).toBe('Esperando a la tienda');
+    await viewer.getByText(complaint).waitFor();
+    expect(await viewer.getByRole('button').allTextContents()).toEqual(['Salir']);
+    await accessible(viewer, 'ticket (viewer)');
     await viewer.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await viewer.locator('[data-delivery]').first().waitFor();
     expect(await viewer.getByRole('button', { name: /Reenviar|Enviar ping/ }).count()).toBe(0);
@@ -235,11 +296,28 @@ run('the console in a browser', () => {
       ['POST', `/order/${second}/cancel`, { cancelCode: 'OUT_OF_STOCK' }],
       ['POST', '/webhook/test', undefined],
       ['POST', '/member', { email: 'x@andes.test', role: 'owner' }],
+      ['PUT', '/support/ticket/close', { ticketId }],
     ] as const) {
       const res = await t.request({ method, url, headers: viewerHeaders, ...(payload ? { payload } : {}) });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
     }
     expect((await surtido.get('/order/{id}', { params: { path: { id: second } } })).status).toBe('PENDING');
+
+    // Meanwhile the supplier's own system solves the ticket through the API: the agent's page
+    // still offers asking for more, which the service refuses, in words; the agent then closes it.
+    await surtido.put('/support/ticket/{id}', { params: { path: { id: ticketId } }, body: { status: 'SOLVED', externalTicketId: 'ZD-7' } });
+    await agent.getByRole('button', { name: 'Pedir más información' }).click();
+    await agent.getByText('El ticket ya no admite esto: su estado cambió.').waitFor();
+    await expect.poll(() => agent.getByTestId('ticket-status').textContent()).toBe('Resuelto');
+    expect(await agent.getByRole('button', { name: 'Pedir más información' }).count()).toBe(0);
+    await agent.getByLabel('Mensaje para la tienda (opcional)').fill('Cambiamos las dos cajas en la próxima entrega.');
+    await agent.getByRole('button', { name: 'Cerrar ticket' }).click();
+    await expect.poll(() => agent.getByTestId('ticket-status').textContent()).toBe('Cerrado');
+    expect(await agent.locator('#ticket-actions').count()).toBe(0);
+    const closed = await surtido.get('/support/ticket/{id}', { params: { path: { id: ticketId } } });
+    expect([closed.status, closed.externalTicketId, closed.resolvedAt !== null]).toEqual(['CLOSED', 'ZD-7', true]);
+    expect(closed.messages.map((m) => m.from)).toEqual(['STORE', 'SUPPLIER', 'SUPPLIER']);
+    await accessible(agent, 'ticket (closed)');
 
     // The operator's system page: the four queues, and the supplier whose deliveries fail
     // (a ping the receiver refuses fails for good).

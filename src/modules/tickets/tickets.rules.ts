@@ -28,7 +28,8 @@ export interface TicketChange {
   webhook?: 'ticket.additional_info_received';
 }
 
-const ALLOWED_FROM: Record<TicketOperation['op'], readonly TicketStatus[]> = {
+/** The states each operation is allowed from; the console offers a button from the same table. */
+export const ALLOWED_FROM: Record<TicketOperation['op'], readonly TicketStatus[]> = {
   update: ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED'],
   requestInfo: ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED'],
   close: ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED'],

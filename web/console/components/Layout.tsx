@@ -28,7 +28,9 @@ function Nav() {
   const acting = me.data?.supplierId != null && roleOf(me.data) !== undefined;
   const supplierLinks = acting
     ? ([
+        ['/overview', t('nav.overview'), can('supplier/order.read')],
         ['/orders', t('nav.orders'), can('supplier/order.read')],
+        ['/tickets', t('nav.tickets'), can('supplier/support.read')],
         ['/webhooks', t('nav.webhooks'), can('supplier/webhook.read')],
         ['/members', t('nav.members'), can('supplier/member.read')],
         ['/credentials', t('nav.credentials'), can('supplier/credential.read')],

@@ -22,8 +22,12 @@ export type Credential = ConsoleResponse<'/credential', 'get'>['data'][number];
 export type IssuedCredential = ConsoleResponse<'/credential', 'post'>;
 export type Supplier = ConsoleResponse<'/admin/suppliers', 'get'>[number];
 export type StoreUserFound = ConsoleResponse<'/admin/store-users', 'get'>;
+export type Ticket = ConsoleResponse<'/support/ticket/{id}', 'get'>;
+export type TicketStatus = Ticket['status'];
+export type Batch = ConsoleResponse<'/batch', 'get'>['data'][number];
 
 export const ORDER_STATUSES: readonly OrderStatus[] = ['PENDING', 'CONFIRMED', 'DELIVERED', 'RETURNED', 'CANCELLED'];
+export const TICKET_STATUSES: readonly TicketStatus[] = ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED', 'CLOSED'];
 export const ROLES: readonly Role[] = ['owner', 'manager', 'agent', 'viewer'];
 
 export const keys = {
@@ -31,6 +35,9 @@ export const keys = {
   orders: (q: object) => ['orders', q] as const,
   order: (id: number) => ['order', id] as const,
   cancelCodes: ['cancel-codes'] as const,
+  tickets: (q: object) => ['tickets', q] as const,
+  ticket: (id: number) => ['ticket', id] as const,
+  batches: (q: object) => ['batches', q] as const,
   webhook: ['webhook'] as const,
   deliveries: (q: object) => ['deliveries', q] as const,
   members: ['members'] as const,
@@ -69,5 +76,7 @@ export function errorText(t: Translate, error: unknown): string {
 
 /** A URL search value: a non-empty string, else undefined. */
 export const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A calendar day of the URL (YYYY-MM-DD), else undefined. */
+export const dayOf = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
 /** A page number of the URL: 1 and up. */
 export const pageOf = (v: unknown) => Math.max(1, Math.floor(Number(v)) || 1);

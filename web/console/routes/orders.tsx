@@ -1,5 +1,6 @@
 // The supplier's orders, newest first, paged on the server (GET /order); the filters and
-// the page live in the URL, so a filtered list can be reloaded, shared and gone back to.
+// the page live in the URL, so a filtered list can be reloaded, shared and gone back to
+// (the overview links here with a status and today's date).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -12,12 +13,12 @@ const TAKE = 25;
 export default function Orders() {
   const t = useT();
   const f = useFormat();
-  const search = useSearch({ from: '/orders' }) as { status?: OrderStatus; store?: string; page?: number };
+  const search = useSearch({ from: '/orders' }) as { status?: OrderStatus; store?: string; from?: string; to?: string; page?: number };
   const navigate = useNavigate();
   const page = search.page ?? 1;
   const [store, setStore] = useState(search.store ?? '');
   const go = (next: Partial<typeof search>) => void navigate({ to: '/orders', search: { ...search, ...next } });
-  const query = { status: search.status, storeInternalCode: search.store, page, take: TAKE };
+  const query = { status: search.status, storeInternalCode: search.store, from: search.from, to: search.to, page, take: TAKE };
   const orders = useQuery({
     queryKey: keys.orders(query),
     queryFn: () => client.get('/order', { params: { query } }),
@@ -45,6 +46,14 @@ export default function Orders() {
               </option>
             ))}
           </select>
+        </div>
+        <div>
+          <label htmlFor="from">{t('orders.from')}</label>
+          <input id="from" type="date" value={search.from ?? ''} onChange={(e) => go({ from: e.target.value || undefined, page: undefined })} />
+        </div>
+        <div>
+          <label htmlFor="to">{t('orders.to')}</label>
+          <input id="to" type="date" value={search.to ?? ''} onChange={(e) => go({ to: e.target.value || undefined, page: undefined })} />
         </div>
         <div>
           <label htmlFor="store">{t('orders.store')}</label>

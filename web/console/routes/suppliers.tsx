@@ -16,7 +16,8 @@ export default function Suppliers() {
       // Everything read so far was another supplier's.
       queryClient.clear();
       queryClient.setQueryData(keys.me, answer);
-      await navigate({ to: '/orders' });
+      // The start page (routes/home.tsx) decides where this role begins.
+      await navigate({ to: '/' });
     },
   });
   if (me.isPending) return <Loading />;
