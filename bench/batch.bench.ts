@@ -40,7 +40,7 @@ const PER_REQUEST = 50_000; // the contract's largest batch request
 const PACKAGE_SIZES = 10; // units 1..10 per product: PRODUCTS × 10 distinct (product, units) keys
 const PRODUCTS = Math.ceil(ENTRIES / PACKAGE_SIZES);
 const priceListOf = (round: number) => `BENCH-LIST-${round + 1}`;
-const TARGET_RATIO = 0.2;
+const TARGET_RATIO = 0.35;
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 
 const productCode = (p: number) => `P${String(p + 1).padStart(7, '0')}`;

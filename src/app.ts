@@ -2,6 +2,7 @@
 // listens: src/main/cli.ts does (for `serve` and `api`), and tests call app.inject.
 import { memberRoutes } from './modules/members/members.routes.ts';
 import { consoleRoutes } from './modules/console/console.routes.ts';
+import { importRoutes } from './modules/imports/imports.routes.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { apiDocument } from './api-document.ts';
@@ -134,6 +135,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(auditRoutes(deps));
   await app.register(memberRoutes(deps));
   await app.register(consoleRoutes(deps));
+  await app.register(importRoutes(deps));
   await app.register(webRoutes(deps, options.webBuildDir));
   if (deps.config.demoSupplier && deps.config.env === 'development') await app.register(demoImageRoutes);
   return app;

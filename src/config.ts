@@ -178,6 +178,14 @@ const settings = {
     shownAs: mib,
     doc: 'request body limit of batch endpoints and file imports (`/batch/*`, `/order/bulk-import`)',
   }),
+  maxImportBytes: int({
+    name: 'MAX_IMPORT_BYTES',
+    default: 20 * MiB,
+    min: 1024,
+    max: 256 * MiB,
+    shownAs: mib,
+    doc: 'largest file `POST /import/{kind}` takes (a larger one is refused with 413); the file is read whole in memory',
+  }),
   signInBodyLimitBytes: int({
     name: 'SIGN_IN_BODY_LIMIT_BYTES',
     default: 4096,

@@ -4,6 +4,7 @@
 // the scopes), the admin API (open to operators' sessions) and /console, nothing else.
 import type { Client, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import { createBearerClient, type BearerClientOptions } from './bearer.ts';
+import { SurtidoApiError as ApiError } from './errors.ts';
 import type { paths } from './openapi.console.generated.ts';
 
 export { SurtidoApiError, SurtidoNetworkError, type FieldProblem, type Problem } from './errors.ts';
@@ -19,6 +20,31 @@ type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
 
 export type ConsoleClientOptions = BearerClientOptions;
 
+type BodyContent<P extends keyof paths, M extends Method> = paths[P][M] extends { requestBody: { content: infer C } } ? C : never;
+/** The POST operations whose body is a file of some media type (a file import), not JSON. */
+export type ConsoleUploadPath = { [P in ConsolePathsWith<'post'>]: 'application/json' extends keyof BodyContent<P, 'post'> ? never : [BodyContent<P, 'post'>] extends [never] ? never : P }[ConsolePathsWith<'post'>];
+/** The media types an upload operation takes. */
+export type UploadMediaType<P extends ConsoleUploadPath> = keyof BodyContent<P, 'post'> & string;
+/** A file the service answered: its bytes, and the name its content-disposition gives. */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string | undefined;
+}
+
+/** The file name of a content-disposition header (its RFC 5987 UTF-8 form first). */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim());
+    } catch {
+      // A malformed escape: the plain name below.
+    }
+  }
+  return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? /filename=([^;]+)/i.exec(disposition)?.[1]?.trim();
+}
+
 export interface ConsoleClient {
   readonly api: Client<paths>;
   get<P extends ConsolePathsWith<'get'>>(path: P, ...init: InitArgs<Init<P, 'get'>>): Promise<ConsoleResponse<P, 'get'>>;
@@ -26,6 +52,10 @@ export interface ConsoleClient {
   post<P extends ConsolePathsWith<'post'>>(path: P, ...init: InitArgs<Init<P, 'post'>>): Promise<ConsoleResponse<P, 'post'>>;
   put<P extends ConsolePathsWith<'put'>>(path: P, ...init: InitArgs<Init<P, 'put'>>): Promise<ConsoleResponse<P, 'put'>>;
   delete<P extends ConsolePathsWith<'delete'>>(path: P, ...init: InitArgs<Init<P, 'delete'>>): Promise<ConsoleResponse<P, 'delete'>>;
+  /** A POST whose body is a file's text sent as it is with its media type (a file import), with an Idempotency-Key. */
+  upload<P extends ConsoleUploadPath>(path: P, file: string, mediaType: UploadMediaType<P>, ...init: InitArgs<Omit<Init<P, 'post'>, 'body'>>): Promise<ConsoleResponse<P, 'post'>>;
+  /** A GET whose answer is a file (a failed-rows file), as a Blob with its name. */
+  download<P extends ConsolePathsWith<'get'>>(path: P, ...init: InitArgs<Init<P, 'get'>>): Promise<DownloadedFile>;
 }
 
 export function createConsoleClient(options: ConsoleClientOptions): ConsoleClient {
@@ -36,5 +66,15 @@ export function createConsoleClient(options: ConsoleClientOptions): ConsoleClien
     post: (path, ...init) => call('POST', path, init[0]),
     put: (path, ...init) => call('PUT', path, init[0]),
     delete: (path, ...init) => call('DELETE', path, init[0]),
+    upload: (path, file, mediaType, ...init) => {
+      const given = init[0] as { headers?: Record<string, string> } | undefined;
+      return call('POST', path, { ...given, body: file, bodySerializer: (body: string) => body, headers: { ...given?.headers, 'content-type': mediaType } });
+    },
+    async download(path, ...init) {
+      const request = api.request as (m: string, p: string, i: unknown) => Promise<FetchResponse<any, {}, any>>;
+      const { data, error, response } = await request('GET', path, { ...(init[0] as object | undefined), parseAs: 'blob' });
+      if (error !== undefined || !response.ok) throw ApiError.from(response, error, 'GET');
+      return { blob: data as Blob, fileName: fileNameOf(response.headers.get('content-disposition')) };
+    },
   };
 }

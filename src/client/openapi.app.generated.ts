@@ -896,6 +896,12 @@ export interface components {
             /** Format: uuid */
             batchId: string;
             endpoint: string;
+            /** @description who sent the batch, from the audit entry of the request that sent it; null when unknown (that entry is gone, or none was written) */
+            sentBy: {
+                kind: "credential" | "operator" | "person";
+                /** @description a credential's clientId, or a console member's email */
+                id: string;
+            } | null;
             status: "processing" | "processed" | "failed";
             total: number;
             /** @description completed + failed */

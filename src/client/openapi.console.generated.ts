@@ -61,7 +61,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A supplier's API credentials, newest first: client id, scopes, issued and revoked; never a secret */
+        get: operations["getAdminSuppliersCredentialsBySupplierId"];
         put?: never;
         /** Issue an API key and client credentials (every scope when none are named) */
         post: operations["postAdminSuppliersCredentialsBySupplierId"];
@@ -95,7 +96,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A supplier's webhook settings: URL and state, never the secret */
+        get: operations["getAdminSuppliersWebhookBySupplierId"];
         /** Set the supplier's webhook base URL */
         put: operations["putAdminSuppliersWebhookBySupplierId"];
         post?: never;
@@ -1043,7 +1045,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Promotions by start date, then code; from/to keep those whose start..end overlaps from..to
+         * Promotions by start date, then code; from/to keep those whose start..end overlaps from..to; search in code and name; type
          * @description Scope: `supplier/promotion.read`.
          */
         get: operations["getPromotion"];
@@ -1202,8 +1204,32 @@ export interface paths {
          * @description Scope: `supplier/webhook.read`.
          */
         get: operations["getWebhook"];
-        put?: never;
+        /**
+         * Set the supplier's own webhook base URL and state; the answer carries the signing secret
+         * @description Scope: `supplier/webhook.write`. The same operation as PUT /admin/suppliers/{supplierId}/webhook: the first call makes the secret, later calls change the URL and state and answer the secret the webhook has. An Idempotency-Key replay answers without the secret (`note` instead). The address is checked when a call is sent (refused addresses fail the attempt).
+         */
+        put: operations["putWebhook"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret: the new one is answered once, the old one signs beside it for 24 h
+         * @description Scope: `supplier/webhook.write`. An Idempotency-Key replay answers without the secret (`note` instead). A supplier whose webhook was never set answers 409 WEBHOOK_NOT_CONFIGURED.
+         */
+        post: operations["postWebhookRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1677,6 +1703,286 @@ export interface paths {
         post?: never;
         /** Sign out: the session ends at once */
         delete: operations["deleteConsoleSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/brands": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of brands (upsert), sent as /batch/brand batches
+         * @description Scope: `supplier/catalog.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportBrands"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of products (upsert); brands and categories must exist, sent as /batch/product batches
+         * @description Scope: `supplier/catalog.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of stores (upsert), sent as /batch/store batches
+         * @description Scope: `supplier/store.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportStores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of prices of price lists, one row per list, product and package size, sent as /batch/pricelist batches
+         * @description Scope: `supplier/pricelist.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportPrices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/pricelist-stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of stores assigned to price lists, sent as /batch/pricelist batches
+         * @description Scope: `supplier/pricelist.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportPricelistStores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of availability of products per stock grouper, sent as /batch/stock/grouper batches
+         * @description Scope: `supplier/stock.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/stock-grouper-stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of stores in stock groupers, sent as /batch/grouper/stock batches
+         * @description Scope: `supplier/grouper.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportStockGrouperStores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/promotion-grouper-stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of stores in promotion groupers, sent as /batch/grouper/promotion batches
+         * @description Scope: `supplier/grouper.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportPromotionGrouperStores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file of promotions (upsert, by each row's type); with --remove, rows of internalCode, sent as /batch/promotion batches
+         * @description Scope: `supplier/promotion.bulkwrite`. The body is the file: CSV (`text/csv`: a header row, then one item per row; `a.b` columns fill objects, JSON in a cell for object and list fields, an empty cell leaves the field out, `_` columns are ignored) or JSON Lines (`application/x-ndjson`: one item per line). The service reads it with the integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once (their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind's rows (empty, an unknown column) with 400.
+         */
+        post: operations["postImportPromotions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every import kind: its batch endpoint, the scope uploading it needs, and its columns (as `surtido kinds` lists them)
+         * @description Scope: `supplier/batch.read`.
+         */
+        get: operations["getImportKinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The supplier's file imports, newest first, with their status and counts
+         * @description Scope: `supplier/batch.read`.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file import: its status, counts and batches
+         * @description Scope: `supplier/batch.read`.
+         */
+        get: operations["getImportById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/{id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's failed rows in line order: the line, the row as read and every reason (refused before sending, or as the batch detail gives it)
+         * @description Scope: `supplier/batch.read`.
+         */
+        get: operations["getImportFailuresById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/import/{id}/failures/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exactly the failed rows as a file in the original format, to fix and upload again
+         * @description Scope: `supplier/batch.read`.
+         */
+        get: operations["getImportFailuresFileById"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2244,6 +2550,12 @@ export interface components {
             /** Format: uuid */
             batchId: string;
             endpoint: string;
+            /** @description who sent the batch, from the audit entry of the request that sent it; null when unknown (that entry is gone, or none was written) */
+            sentBy: {
+                kind: "credential" | "operator" | "person";
+                /** @description a credential's clientId, or a console member's email */
+                id: string;
+            } | null;
             status: "processing" | "processed" | "failed";
             total: number;
             /** @description completed + failed */
@@ -2489,6 +2801,72 @@ export interface operations {
             };
         };
     };
+    getAdminSuppliersCredentialsBySupplierId: {
+        parameters: {
+            query?: {
+                /** @description true: only revoked credentials; false: only live ones */
+                revoked?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            clientId: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postAdminSuppliersCredentialsBySupplierId: {
         parameters: {
             query?: never;
@@ -2574,6 +2952,61 @@ export interface operations {
                         clientId: string;
                         revoked: boolean;
                     };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminSuppliersWebhookBySupplierId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                supplierId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        baseUrl: string | null;
+                        /** @description false also after the platform turned it off for failing deliveries */
+                        enabled: boolean;
+                        previousSecretExpiresAt: string | null;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description problem details */
@@ -2695,6 +3128,15 @@ export interface operations {
             };
             /** @description problem details */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7562,6 +8004,9 @@ export interface operations {
     getPromotion: {
         parameters: {
             query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                type?: "DISCOUNT_SIMPLE" | "DISCOUNT_MULTIPLE" | "BONUS_INDIVIDUAL" | "BONUS_CROSSED";
                 enabled?: boolean;
                 /** @description keep promotions running on or after this day */
                 from?: string;
@@ -8175,6 +8620,119 @@ export interface operations {
             };
             /** @description problem details */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    baseUrl: string | null;
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        baseUrl: string | null;
+                        enabled: boolean;
+                        /** @description the signing secret; absent from an Idempotency-Key replay, which carries `note` instead */
+                        secret?: string;
+                        /** @description on an Idempotency-Key replay only: the secret was shown once and is not repeated */
+                        note?: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postWebhookRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the new signing secret; absent from an Idempotency-Key replay, which carries `note` instead */
+                        secret?: string;
+                        /** @description on an Idempotency-Key replay only: the secret was shown once and is not repeated */
+                        note?: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10335,6 +10893,1416 @@ export interface operations {
             };
             /** @description problem details */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportBrands: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportProducts: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportStores: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportPrices: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportPricelistStores: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportStock: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportStockGrouperStores: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportPromotionGrouperStores: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postImportPromotions: {
+        parameters: {
+            query?: {
+                /** @description the file's format; by default the body's media type says (text/csv, or application/x-ndjson / application/jsonl) */
+                format?: "csv" | "jsonl";
+                /** @description send the rows to the kind's remove node (kinds that have one: GET /import/kinds) */
+                remove?: boolean;
+                /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
+                name?: string;
+                /** @description CSV: the cell delimiter (default ,) */
+                delimiter?: "," | ";" | "\t" | "|";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+                "application/jsonl": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportKinds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description the batch endpoint its rows are sent through */
+                        endpoint: string;
+                        /** @description the scope uploading it needs (its batch endpoint’s) */
+                        scope: string;
+                        summary: string;
+                        typeColumn: string | null;
+                        write: {
+                            /** @description the body node the rows go to, e.g. upsert.products */
+                            node: string;
+                            type: string | null;
+                            /** @description name* required; [JSON] takes a JSON cell; [list] a JSON list or A|B|C; a.b fills the object a */
+                            columns: string[];
+                        }[];
+                        remove: {
+                            /** @description the body node the rows go to, e.g. upsert.products */
+                            node: string;
+                            type: string | null;
+                            /** @description name* required; [JSON] takes a JSON cell; [list] a JSON list or A|B|C; a.b fills the object a */
+                            columns: string[];
+                        }[] | null;
+                    }[];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: {
+                /** @description an import kind (GET /import/kinds; the integrator CLI's kinds) */
+                kind?: "brands" | "products" | "stores" | "prices" | "pricelist-stores" | "stock" | "stock-grouper-stores" | "promotion-grouper-stores" | "promotions";
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            kind: string;
+                            remove: boolean;
+                            format: "csv" | "jsonl";
+                            fileName: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            uploadedBy: {
+                                kind: "person" | "credential";
+                                /** @description a console member's email, or a credential's clientId */
+                                id: string;
+                            };
+                            /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                            status: "processing" | "completed" | "completed_with_failures";
+                            /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                            counts: {
+                                rowsRead: number;
+                                /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                                refused: number;
+                                /** @description items sent in batches */
+                                sent: number;
+                                /** @description items their batches completed */
+                                applied: number;
+                                /** @description items their batches failed */
+                                failedWhenApplied: number;
+                                /** @description every row not applied: refused + failedWhenApplied */
+                                failed: number;
+                                /** @description items sent and not processed yet */
+                                pending: number;
+                            };
+                            /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                            batchIds: string[];
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        remove: boolean;
+                        format: "csv" | "jsonl";
+                        fileName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        uploadedBy: {
+                            kind: "person" | "credential";
+                            /** @description a console member's email, or a credential's clientId */
+                            id: string;
+                        };
+                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+                        status: "processing" | "completed" | "completed_with_failures";
+                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+                        counts: {
+                            rowsRead: number;
+                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                            refused: number;
+                            /** @description items sent in batches */
+                            sent: number;
+                            /** @description items their batches completed */
+                            applied: number;
+                            /** @description items their batches failed */
+                            failedWhenApplied: number;
+                            /** @description every row not applied: refused + failedWhenApplied */
+                            failed: number;
+                            /** @description items sent and not processed yet */
+                            pending: number;
+                        };
+                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+                        batchIds: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportFailuresById: {
+        parameters: {
+            query?: {
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the row's line in the file (for a CSV record over several lines, its last) */
+                            line: number;
+                            values: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description the row as text: a CSV line, or the JSON line */
+                            text: string;
+                            problems: {
+                                /** @description INVALID_ROW, a validation code (REQUIRED, OUT_OF_RANGE...), or the code the batch detail gives (UNKNOWN_PRODUCT...) */
+                                code: string;
+                                field: string | null;
+                                message: string;
+                            }[];
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportFailuresFileById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description exactly the failed rows, in line order, in the file's format (CSV with its header, or JSON Lines), each with _line, _error_code, _error_field and _error_message: fix them and upload the file again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import * as m0016 from './migrations/0016_store_data_changed.ts';
 import * as m0019 from './migrations/0019_traceparent.ts';
 import * as m0020 from './migrations/0020_console_reads.ts';
 import * as m0021 from './migrations/0021_members_and_sessions.ts';
+import * as m0022 from './migrations/0022_imports.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0019_traceparent': m0019,
   '0020_console_reads': m0020,
   '0021_members_and_sessions': m0021,
+  '0022_imports': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -548,6 +548,40 @@ export interface AuditEntriesTable {
   client_address: string | null;
 }
 
+/** An uploaded file read into batches (src/modules/imports, migration 0022). */
+export interface ImportsTable {
+  id: string;
+  supplier_id: number;
+  seq: Generated<number>;
+  /** The import kind's name (src/integrator/kinds.ts): `products`, `prices`... */
+  kind: string;
+  remove: boolean;
+  format: 'csv' | 'jsonl';
+  file_name: string;
+  delimiter: string;
+  /** The CSV header as read; null for JSON Lines. */
+  header: ColumnType<string[] | null, string | null, string | null>;
+  uploaded_by_kind: 'person' | 'credential';
+  uploaded_by: string;
+  rows_read: number;
+  refused: number;
+  sent: number;
+  created_at: Generated<Date>;
+}
+
+/** A run of an import's rows: items `first_idx`.. of one batch, or (batch_id null) rows refused before sending. */
+export interface ImportPartsTable {
+  import_id: string;
+  part: number;
+  batch_id: string | null;
+  first_idx: number;
+  lines: number[];
+  /** Each row as read: its CSV cells, its JSON value, or its text when it was not JSON. */
+  originals: ColumnType<unknown[], string, string>;
+  /** Refused rows: each one's problems ([{code, field?, message}]); null for a batch's rows. */
+  problems: ColumnType<unknown[] | null, string | null, string | null>;
+}
+
 export interface DB {
   suppliers: SuppliersTable;
   api_clients: ApiClientsTable;
@@ -587,4 +621,6 @@ export interface DB {
   supplier_members: SupplierMembersTable;
   operators: OperatorsTable;
   console_sessions: ConsoleSessionsTable;
+  imports: ImportsTable;
+  import_parts: ImportPartsTable;
 }

@@ -10,6 +10,7 @@ import { runImport, type ImportSummary } from './importer.ts';
 import { findKind, IMPORT_KINDS } from './kinds.ts';
 import { ProgressDisplay } from './progress.ts';
 import { formatOf, openSource } from './readers.ts';
+import { FileError } from './rows.ts';
 import { CONNECTION_FLAGS, connection, intFlag, UsageError } from './settings.ts';
 
 const USAGE = `usage: surtido <command> [options]          (or: npm run surtido -- <command> ...)
@@ -121,7 +122,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     }
   } catch (error) {
     const usage = error instanceof UsageError;
-    io.stderr.write(`surtido: ${(error as Error).message}${usage ? '\n(surtido --help for usage)' : ''}\n`);
+    const hint = error instanceof FileError && error.hint ? ` (${error.hint})` : '';
+    io.stderr.write(`surtido: ${(error as Error).message}${hint}${usage ? '\n(surtido --help for usage)' : ''}\n`);
     return 1;
   }
 }

@@ -1,7 +1,6 @@
 // The CLI's small commands: `status`, `wait` and `kinds`.
 import type { SurtidoClient } from '../client/index.ts';
-import { alternatives, itemSchema, typesOf, type JsonSchema } from './item-schemas.ts';
-import { IMPORT_KINDS, nodesOf, type NodeRule } from './kinds.ts';
+import { IMPORT_KINDS, ruleColumns, type NodeRule } from './kinds.ts';
 import type { ProgressDisplay } from './progress.ts';
 import { UsageError } from './settings.ts';
 
@@ -50,31 +49,12 @@ export function kinds(io: Io): number {
     io.stdout.write(`${kind.name}  POST ${kind.endpoint}  ${kind.summary}\n`);
     for (const [label, rule] of [['', kind.write], ['--remove ', kind.remove]] as [string, NodeRule | undefined][]) {
       if (!rule) continue;
-      for (const node of nodesOf(rule)) {
-        const type = 'byType' in rule ? `${rule.typeField}=${Object.entries(rule.byType).find(([, n]) => n === node)![0]} ` : '';
-        io.stdout.write(`  ${label}${type}(${node.join('.')}): ${columns(itemSchema(kind.endpoint, node)).join(', ')}\n`);
+      for (const { node, type, columns } of ruleColumns(kind, rule)) {
+        const typed = type && 'typeField' in rule ? `${rule.typeField}=${type} ` : '';
+        io.stdout.write(`  ${label}${typed}(${node.join('.')}): ${columns.join(', ')}\n`);
       }
     }
   }
   io.stdout.write('\n* required (inside its object, for dotted ones). [JSON] takes a JSON cell; [list] a JSON list or A|B|C. Dotted columns fill objects. See src/integrator/README.md.\n');
   return 0;
-}
-
-function columns(schema: JsonSchema, prefix = ''): string[] {
-  const object = alternatives(schema).find((s) => s.properties);
-  if (!object) return [`${prefix || 'internalCode'}`];
-  return Object.entries(object.properties!).flatMap(([name, field]) => {
-    const path = prefix + name;
-    const required = object.required?.includes(name) ? '*' : '';
-    const types = typesOf(field);
-    const nested = alternatives(field).find((s) => s.properties);
-    if (types.has('object') && nested && !types.has('array')) return columns(field, `${path}.`);
-    if (types.has('array') || types.has('object')) {
-      const list = alternatives(field).find((s) => s.items);
-      const scalarList = list?.items && !typesOf(list.items).has('object');
-      const label = `${path}${required} [${scalarList ? 'list' : 'JSON'}]`;
-      return nested ? [`${label} or ${columns(field, `${path}.`).join(' ')}`] : [label];
-    }
-    return [`${path}${required}`];
-  });
 }

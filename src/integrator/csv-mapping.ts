@@ -15,8 +15,7 @@
 import { alternatives, itemSchema, property, typesOf, type JsonSchema } from './item-schemas.ts';
 import type { ImportKind, NodeRule } from './kinds.ts';
 import { nodesOf } from './kinds.ts';
-import { INVALID_ROW, isMeta, nodeFor, takesCodes, type RowError, type SourceRow } from './rows.ts';
-import { UsageError } from './settings.ts';
+import { FileError, INVALID_ROW, isMeta, MAX_ROW_DEPTH, nestsTooDeep, nodeFor, takesCodes, type RowError, type SourceRow } from './rows.ts';
 
 interface Column {
   index: number;
@@ -36,20 +35,20 @@ export class CsvMapper {
     private readonly header: string[],
   ) {
     this.typeIndex = 'typeField' in rule ? header.indexOf(rule.typeField) : -1;
-    if ('typeField' in rule && this.typeIndex < 0) throw new UsageError(`${kind.name} needs a ${rule.typeField} column (${Object.keys(rule.byType).join(', ')})`);
+    if ('typeField' in rule && this.typeIndex < 0) throw new FileError(`${kind.name} needs a ${rule.typeField} column (${Object.keys(rule.byType).join(', ')})`, rule.typeField, 'REQUIRED');
     this.codeIndex = takesCodes(kind, rule) ? header.indexOf('internalCode') : -1;
     if (takesCodes(kind, rule)) {
-      if (this.codeIndex < 0) throw new UsageError(`${kind.name} --remove needs an internalCode column`);
+      if (this.codeIndex < 0) throw new FileError(`removing ${kind.name} needs an internalCode column`, 'internalCode', 'REQUIRED');
       return;
     }
     for (const node of nodesOf(rule)) this.plans.set(node.join('.'), this.plan(node));
     const known = new Set([...this.plans.values()].flat().map((c) => c.index));
     const unknown = header.filter((name, i) => i !== this.typeIndex && !isMeta(name) && name !== '' && !known.has(i));
-    if (unknown.length > 0) throw new UsageError(`unknown column(s) for ${kind.name}: ${unknown.join(', ')} (see \`surtido kinds\`)`);
+    if (unknown.length > 0) throw new FileError(`unknown column(s) for ${kind.name}: ${unknown.join(', ')}`, unknown[0], 'INVALID_VALUE', 'see `surtido kinds`');
   }
 
   private plan(node: string[]): Column[] {
-    const schema = itemSchema(this.kind.endpoint, node);
+    const schema = itemSchema(this.kind.body, node);
     const columns: Column[] = [];
     this.header.forEach((name, index) => {
       if (index === this.typeIndex || isMeta(name) || name === '') return;
@@ -100,6 +99,7 @@ function convert(cell: string, column: Column): { value: unknown } | { error: Ro
   const types = typesOf(column.schema);
   if (types.has('object') || types.has('array')) {
     if (/^\s*[[{]/.test(cell)) {
+      if (nestsTooDeep(cell)) return { error: { code: INVALID_ROW, field: column.name, message: `${column.name} nests arrays and objects deeper than ${MAX_ROW_DEPTH} levels` } };
       try {
         return { value: JSON.parse(cell) };
       } catch (error) {

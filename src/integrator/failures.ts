@@ -1,49 +1,47 @@
 // The failed-rows file: every row that was not applied, as it was in the input, plus why:
 // `_line`, `_error_code`, `_error_field`, `_error_message` (CSV columns, or fields of each
 // JSON line). Meta names start with `_`, which the importer ignores, so the file can be
-// fixed and imported again as it is. Written fresh on each run (a stale one from an earlier
-// run is removed), and only when something failed.
+// fixed and imported again as it is. The CLI writes it fresh on each run (a stale one from
+// an earlier run is removed), and only when something failed; the service answers the
+// same file for an import (`GET /import/{id}/failures/file`): both through FailedRowFormat.
 import fs from 'node:fs';
 import { once } from 'node:events';
 import type { Format } from './readers.ts';
-import { isMeta, type RowError, type SourceRow } from './rows.ts';
+import { isMeta, type RowError } from './rows.ts';
 
 const META = ['_line', '_error_code', '_error_field', '_error_message'];
 
-export class FailedRows {
-  count = 0;
-  private out: fs.WriteStream | undefined;
+/** What the file needs of a row: its line and its content as read (SourceRow's). */
+export interface FailedRow {
+  line: number;
+  original: unknown;
+}
+
+/** The failed-rows file's text, a line at a time: the header line (CSV), then one line per failed row. */
+export class FailedRowFormat {
   private readonly keep: number[];
 
   constructor(
-    readonly path: string,
     private readonly format: Format,
     private readonly header: string[] | undefined,
     private readonly delimiter = ',',
   ) {
-    fs.rmSync(path, { force: true });
     this.keep = (header ?? []).flatMap((name, i) => (isMeta(name) ? [] : [i]));
   }
 
-  /** Records a row that failed; `row` is unknown when a failed item could not be traced to one. */
-  async add(row: SourceRow | undefined, error: RowError, item?: unknown): Promise<void> {
-    this.count++;
+  /** The CSV header line (the original columns, `_` ones left out, then the meta columns); none for JSON Lines. */
+  headerLine(): string | undefined {
+    return this.format === 'csv' ? this.csvLine([...this.keep.map((i) => this.header![i]!), ...META]) : undefined;
+  }
+
+  /** A failed row's line; `row` is unknown when a failed item could not be traced to one (`item` is then written instead). */
+  line(row: FailedRow | undefined, error: RowError, item?: unknown): string {
     const meta = [row ? String(row.line) : '', error.code, error.field ?? '', error.message];
-    if (!this.out) {
-      this.out = fs.createWriteStream(this.path, 'utf8');
-      if (this.format === 'csv') await this.write(this.csvLine([...this.keep.map((i) => this.header![i]!), ...META]));
-    }
-    await this.write(this.format === 'csv' ? this.csvLine([...this.cells(row, item), ...meta]) : this.jsonLine(row, item, meta));
+    return this.format === 'csv' ? this.csvLine([...this.cells(row, item), ...meta]) : this.jsonLine(row, item, meta);
   }
 
-  async close(): Promise<string | undefined> {
-    if (!this.out) return undefined;
-    this.out.end();
-    await once(this.out, 'finish');
-    return this.path;
-  }
-
-  private cells(row: SourceRow | undefined, item: unknown): string[] {
+  /** The row's original columns as the file writes them (CSV; `_` columns left out). */
+  cells(row: FailedRow | undefined, item?: unknown): string[] {
     if (row && Array.isArray(row.original)) {
       const cells = row.original as string[];
       return this.keep.map((i) => cells[i] ?? '');
@@ -52,7 +50,7 @@ export class FailedRows {
     return this.keep.map((_, n) => (n === 0 && item !== undefined ? JSON.stringify(item) : ''));
   }
 
-  private jsonLine(row: SourceRow | undefined, item: unknown, meta: string[]): string {
+  private jsonLine(row: FailedRow | undefined, item: unknown, meta: string[]): string {
     const value = row ? row.original : item;
     const fields = Object.fromEntries(META.map((name, i) => [name, name === '_line' ? (row ? row.line : null) : meta[i] || null]));
     const base =
@@ -62,8 +60,43 @@ export class FailedRows {
     return JSON.stringify({ ...base, ...fields }) + '\n';
   }
 
-  private csvLine(cells: string[]): string {
+  /** Cells as one CSV line: quoted where a cell holds a quote, the delimiter, a line break or edge spaces. */
+  csvLine(cells: string[]): string {
     return cells.map((c) => (/[",\r\n]|^\s|\s$/.test(c) || c.includes(this.delimiter) ? `"${c.replaceAll('"', '""')}"` : c)).join(this.delimiter) + '\n';
+  }
+}
+
+export class FailedRows {
+  count = 0;
+  private out: fs.WriteStream | undefined;
+  private readonly text: FailedRowFormat;
+
+  constructor(
+    readonly path: string,
+    format: Format,
+    header: string[] | undefined,
+    delimiter = ',',
+  ) {
+    fs.rmSync(path, { force: true });
+    this.text = new FailedRowFormat(format, header, delimiter);
+  }
+
+  /** Records a row that failed; `row` is unknown when a failed item could not be traced to one. */
+  async add(row: FailedRow | undefined, error: RowError, item?: unknown): Promise<void> {
+    this.count++;
+    if (!this.out) {
+      this.out = fs.createWriteStream(this.path, 'utf8');
+      const header = this.text.headerLine();
+      if (header !== undefined) await this.write(header);
+    }
+    await this.write(this.text.line(row, error, item));
+  }
+
+  async close(): Promise<string | undefined> {
+    if (!this.out) return undefined;
+    this.out.end();
+    await once(this.out, 'finish');
+    return this.path;
   }
 
   private async write(text: string): Promise<void> {

@@ -19,7 +19,7 @@ import { FailedRows } from './failures.ts';
 import { bodyFor, type ImportKind, type NodeRule } from './kinds.ts';
 import type { ProgressDisplay } from './progress.ts';
 import type { Source } from './readers.ts';
-import type { RowError, SourceRow } from './rows.ts';
+import { blameRows, combine, type RowError, type SourceRow } from './rows.ts';
 
 export interface ImportOptions {
   client: SurtidoClient;
@@ -118,7 +118,7 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
         return;
       } catch (error) {
         if (!(error instanceof SurtidoApiError) || (error.status !== 402 && error.status !== 413)) throw error;
-        const blamed = error.status === 402 ? blameRows(node, pending.length, error) : new Map<number, RowError[]>();
+        const blamed = error.status === 402 ? blameRows(node, pending.length, error.errors) : new Map<number, RowError[]>();
         if (blamed.size === 0) {
           if (pending.length === 1) return refuse(pending[0]!, { code: error.code, message: error.detail });
           const half = Math.ceil(pending.length / 2);
@@ -212,34 +212,6 @@ function agrees(sent: unknown, stored: unknown): boolean {
     return Object.keys(a).every((k) => !(k in b) || agrees(a[k], b[k]));
   }
   return sent === stored;
-}
-
-/** The rows a 402 names, by index in the request, each with its problems. */
-function blameRows(node: string[], count: number, error: SurtidoApiError): Map<number, RowError[]> {
-  const prefix = `/${node.join('/')}/`;
-  const blamed = new Map<number, RowError[]>();
-  for (const e of error.errors) {
-    if (!e.pointer.startsWith(prefix)) continue;
-    const [index, ...field] = e.pointer.slice(prefix.length).split('/');
-    const i = Number(index);
-    if (!Number.isInteger(i) || i < 0 || i >= count) continue;
-    blamed.set(i, [...(blamed.get(i) ?? []), { code: e.code, field: field.join('/') || undefined, message: e.message }]);
-  }
-  return blamed;
-}
-
-/** One problem keeps its code; several take the API's umbrella code (docs/conventions.md). */
-function combine(errors: RowError[]): RowError {
-  if (errors.length === 1) {
-    const [e] = errors as [RowError];
-    return { ...e, message: e.field ? `${e.field}: ${e.message}` : e.message };
-  }
-  const fields = [...new Set(errors.map((e) => e.field).filter(Boolean))];
-  return {
-    code: 'BATCH_VALIDATION_FAILED',
-    field: fields.join(' ') || undefined,
-    message: errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.message} (${e.code})`).join('; '),
-  };
 }
 
 function describe(error: unknown, context?: string): { code: string; message: string } {

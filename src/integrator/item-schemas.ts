@@ -1,7 +1,8 @@
-// What an item of a batch body looks like, read from the committed openapi.json (generated
-// from the route schemas), so the CLI learns a field's type from the one source instead of
-// keeping its own list: a CSV cell becomes a number where the API takes a number.
-import fs from 'node:fs';
+// What an item of a batch body looks like, read from the batch kind's own declared body
+// schema (defineBatchKind, src/batch-kinds.ts: the TypeBox schema the route validates with
+// and openapi.json is generated from), so the import learns a field's type from the one
+// source instead of keeping its own list: a CSV cell becomes a number where the API takes
+// a number. Shared by the CLI and the service's file imports (src/modules/imports).
 
 export interface JsonSchema {
   type?: string | string[];
@@ -14,22 +15,13 @@ export interface JsonSchema {
   description?: string;
 }
 
-let document: { paths: Record<string, any>; components?: { schemas?: Record<string, JsonSchema> } } | undefined;
-
-function openapi() {
-  document ??= JSON.parse(fs.readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
-  return document!;
-}
-
 function resolve(schema: JsonSchema): JsonSchema {
-  if (!schema.$ref) return schema;
-  const name = schema.$ref.replace('#/components/schemas/', '');
-  const target = openapi().components?.schemas?.[name];
-  if (!target) throw new Error(`openapi.json has no schema ${schema.$ref}`);
-  return resolve(target);
+  // The declarations are plain JSON Schema, written inline (a named shape is a $ref only in openapi.json).
+  if (schema.$ref) throw new Error(`a batch body schema refers to ${schema.$ref}; declare it inline`);
+  return schema;
 }
 
-/** The schema itself and, for anyOf/oneOf, each alternative (one level, refs resolved). */
+/** The schema itself and, for anyOf/oneOf, each alternative (one level). */
 export function alternatives(schema: JsonSchema): JsonSchema[] {
   const s = resolve(schema);
   const branches = s.anyOf ?? s.oneOf;
@@ -52,15 +44,14 @@ export function typesOf(schema: JsonSchema): Set<string> {
   return types;
 }
 
-/** The schema of one item of the array at `node` of the endpoint's request body. */
-export function itemSchema(endpoint: string, node: string[]): JsonSchema {
-  let schema: JsonSchema | undefined = openapi().paths[endpoint]?.post?.requestBody?.content?.['application/json']?.schema;
-  if (!schema) throw new Error(`openapi.json has no request body for POST ${endpoint}`);
+/** The schema of one item of the array at `node` of a request body schema (a batch kind's `body`). */
+export function itemSchema(body: JsonSchema, node: string[]): JsonSchema {
+  let schema: JsonSchema | undefined = body;
   for (const name of node) {
     schema = property(schema, name);
-    if (!schema) throw new Error(`POST ${endpoint} has no body node ${node.join('.')}`);
+    if (!schema) throw new Error(`the body has no node ${node.join('.')}`);
   }
   const array = alternatives(schema).find((s) => s.items);
-  if (!array?.items) throw new Error(`POST ${endpoint} body node ${node.join('.')} is not a list`);
+  if (!array?.items) throw new Error(`body node ${node.join('.')} is not a list`);
   return array.items;
 }

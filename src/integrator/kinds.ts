@@ -1,7 +1,8 @@
-// What `surtido import <kind>` sends: each kind is a batch kind of the API (its declaration,
-// src/batch-kinds.ts, gives the endpoint) and the body node its rows go into. A row is one
-// item of that node; the fields, their types and their rules are the API's own
-// (openapi.json), so nothing here repeats them.
+// What an import of a file sends, for `surtido import <kind>` and the service's own file
+// imports (`POST /import/{kind}`, src/modules/imports): each kind is a batch kind of the API
+// (its declaration, src/batch-kinds.ts, gives the endpoint, the body schema and the scope)
+// and the body node its rows go into. A row is one item of that node; the fields, their
+// types and their rules are the API's own (the declared body), so nothing here repeats them.
 import {
   brandBatchKind,
   priceListBatchKind,
@@ -14,6 +15,7 @@ import {
 } from '../batch-kinds.ts';
 import type { PathsWith } from '../client/client.ts';
 import type { BatchKind } from '../modules/batch/batch.kinds.ts';
+import { alternatives, itemSchema, typesOf, type JsonSchema } from './item-schemas.ts';
 
 export type BatchEndpoint = Extract<PathsWith<'post'>, `/batch/${string}`>;
 
@@ -24,6 +26,10 @@ export interface ImportKind {
   name: string;
   /** The declared kind's endpoint (the client's paths must know it: a type check). */
   endpoint: BatchEndpoint;
+  /** The declared kind's request body schema (what a row's cells are converted by). */
+  body: JsonSchema;
+  /** The scope of the declared kind's route: what sending these rows needs. */
+  scope: string;
   summary: string;
   /** The default action: upsert (or add, for grouper stores). */
   write: NodeRule;
@@ -32,13 +38,13 @@ export interface ImportKind {
 }
 
 /** The kind's endpoint, and its node rules checked against its actions (a node `upsert.products` is the action of that name). */
-function importKind<E extends BatchEndpoint>(kind: BatchKind<E>, spec: Omit<ImportKind, 'endpoint'>): ImportKind {
+function importKind<E extends BatchEndpoint>(kind: BatchKind<E>, spec: Omit<ImportKind, 'endpoint' | 'body' | 'scope'>): ImportKind {
   for (const rule of [spec.write, ...(spec.remove ? [spec.remove] : [])]) {
     for (const node of nodesOf(rule)) {
       if (!kind.actions.some((a) => a.name === node.join('.'))) throw new Error(`import kind ${spec.name}: ${kind.endpoint} has no action ${node.join('.')}`);
     }
   }
-  return { ...spec, endpoint: kind.endpoint };
+  return { ...spec, endpoint: kind.endpoint, body: kind.body as JsonSchema, scope: kind.route.scope };
 }
 
 export const IMPORT_KINDS: readonly ImportKind[] = [
@@ -100,4 +106,40 @@ export function bodyFor(node: string[], items: unknown[]): Record<string, unknow
   let body: unknown = items;
   for (const name of [...node].reverse()) body = { [name]: body };
   return body as Record<string, unknown>;
+}
+
+/** A node a kind's rule sends rows to, with its columns as `surtido kinds` and `GET /import/kinds` list them. */
+export interface NodeColumns {
+  node: string[];
+  /** The value of the rule's type column that picks this node (promotions). */
+  type?: string;
+  /** `name*` required (inside its object, for dotted ones); `[JSON]` takes a JSON cell; `[list]` a JSON list or A|B|C. */
+  columns: string[];
+}
+
+/** Every node of a rule with its columns, read from the kind's declared body. */
+export function ruleColumns(kind: ImportKind, rule: NodeRule): NodeColumns[] {
+  return nodesOf(rule).map((node) => {
+    const type = 'byType' in rule ? Object.entries(rule.byType).find(([, n]) => n === node)![0] : undefined;
+    return { node, ...(type ? { type } : {}), columns: columns(itemSchema(kind.body, node)) };
+  });
+}
+
+function columns(schema: JsonSchema, prefix = ''): string[] {
+  const object = alternatives(schema).find((s) => s.properties);
+  if (!object) return [`${prefix || 'internalCode'}`];
+  return Object.entries(object.properties!).flatMap(([name, field]) => {
+    const path = prefix + name;
+    const required = object.required?.includes(name) ? '*' : '';
+    const types = typesOf(field);
+    const nested = alternatives(field).find((s) => s.properties);
+    if (types.has('object') && nested && !types.has('array')) return columns(field, `${path}.`);
+    if (types.has('array') || types.has('object')) {
+      const list = alternatives(field).find((s) => s.items);
+      const scalarList = list?.items && !typesOf(list.items).has('object');
+      const label = `${path}${required} [${scalarList ? 'list' : 'JSON'}]`;
+      return nested ? [`${label} or ${columns(field, `${path}.`).join(' ')}`] : [label];
+    }
+    return [`${path}${required}`];
+  });
 }

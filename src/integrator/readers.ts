@@ -1,12 +1,14 @@
 // Reads an import file as a stream of rows, never whole: CSV through csv-parse, JSON Lines
-// through node:readline. Memory follows the batches in flight, not the file's size.
+// through node:readline. Memory follows the batches in flight, not the file's size. The CLI
+// reads a file (openSource); the service reads an uploaded body (readSource), the same way.
 import fs from 'node:fs';
 import readline from 'node:readline';
+import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { CsvMapper } from './csv-mapping.ts';
 import { UsageError } from './settings.ts';
 import type { ImportKind, NodeRule } from './kinds.ts';
-import { jsonLineRow, type SourceRow } from './rows.ts';
+import { FileError, jsonLineRow, type SourceRow } from './rows.ts';
 
 export type Format = 'csv' | 'jsonl';
 
@@ -28,30 +30,45 @@ export async function openSource(file: string, format: Format, kind: ImportKind,
   await fs.promises.access(file, fs.constants.R_OK).catch(() => {
     throw new UsageError(`cannot read ${file}`);
   });
-  return format === 'csv' ? openCsv(file, kind, rule, delimiter) : { header: undefined, rows: jsonLines(file, kind, rule) };
+  return readSource(fs.createReadStream(file, format === 'jsonl' ? 'utf8' : undefined), format, kind, rule, delimiter, file);
 }
 
-async function openCsv(file: string, kind: ImportKind, rule: NodeRule, delimiter: string): Promise<Source> {
-  const parser = fs.createReadStream(file).pipe(
+/**
+ * The rows of a file's content (bytes or text; JSON Lines as text); `name` is what problems
+ * call it. A CSV whose header does not fit the kind throws FileError at once.
+ */
+export async function readSource(input: Readable, format: Format, kind: ImportKind, rule: NodeRule, delimiter = ',', name = 'the file'): Promise<Source> {
+  return format === 'csv' ? readCsv(input, kind, rule, delimiter, name) : { header: undefined, rows: jsonLines(input, kind, rule) };
+}
+
+async function readCsv(input: Readable, kind: ImportKind, rule: NodeRule, delimiter: string, name: string): Promise<Source> {
+  const parser = input.pipe(
     parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, skip_records_with_empty_values: true, info: true }),
   );
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
   const first = await records.next();
-  if (first.done) throw new UsageError(`${file} is empty: a CSV file starts with a header row`);
+  if (first.done) throw new FileError(`${name} is empty: a CSV file starts with a header row`, undefined, 'REQUIRED');
   const header = first.value.record.map((name) => name.trim());
-  const mapper = new CsvMapper(kind, rule, header);
+  let mapper: CsvMapper;
+  try {
+    mapper = new CsvMapper(kind, rule, header);
+  } catch (error) {
+    parser.destroy();
+    input.destroy();
+    throw error;
+  }
   async function* rows(): AsyncGenerator<SourceRow> {
     try {
       for (let next = await records.next(); !next.done; next = await records.next()) yield mapper.row(next.value.info.lines, next.value.record);
     } finally {
       parser.destroy();
+      input.destroy();
     }
   }
   return { header, rows: rows() };
 }
 
-async function* jsonLines(file: string, kind: ImportKind, rule: NodeRule): AsyncGenerator<SourceRow> {
-  const input = fs.createReadStream(file, 'utf8');
+async function* jsonLines(input: Readable, kind: ImportKind, rule: NodeRule): AsyncGenerator<SourceRow> {
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   try {

@@ -31,7 +31,9 @@ async function order(to: 'pending' | 'confirmed' | 'delivered' = 'pending'): Pro
 }
 const ticket = async (): Promise<number> => (await ok(asPerson(t, w.p1, 'POST', `/app/stores/${w.stores.s1}/tickets`, { message: 'audit coverage' }))).id;
 
-type Call = { path: string; body?: unknown };
+type Call = { path: string; body?: unknown; headers?: Record<string, string> };
+/** A file for POST /import/{kind}: its rows as text, CSV unless it is JSON Lines. */
+const file = (kind: string, text: string, jsonl = false): Call => ({ path: `/import/${kind}`, body: text, headers: { 'content-type': jsonl ? 'application/x-ndjson' : 'text/csv' } });
 let seq = 0;
 const next = (prefix: string) => `${prefix}-${++seq}`;
 const ORDER_BODIES = { confirm: ['pending', {}], deliver: ['confirmed', { complete: true }], return: ['delivered', { complete: true }], cancel: ['pending', { cancelCode: 'OUT_OF_STOCK' }] } as const;
@@ -112,11 +114,22 @@ const RULES: Record<string, () => Promise<Call>> = {
   'POST /support/ticket/additional-info': async () => ({ path: '/support/ticket/additional-info', body: { ticketId: await ticket(), message: 'Which one?' } }),
   'PUT /support/ticket/close': async () => ({ path: '/support/ticket/close', body: { ticketId: await ticket(), message: 'Done' } }),
   'POST /webhook/deliveries/:id/redeliver': async () => ({ path: `/webhook/deliveries/${w.deliveryId}/redeliver` }),
+  'PUT /webhook': async () => ({ path: '/webhook', body: { baseUrl: 'https://alpha.example/erp', enabled: false } }),
+  'POST /webhook/rotate-secret': async () => ({ path: '/webhook/rotate-secret' }),
   'POST /batch/order': async () => ({ path: '/batch/order', body: { confirm: [{ id: await order() }] } }),
   'POST /order/bulk-import': async () => ({
     path: '/order/bulk-import',
     body: { orders: [{ storeInternalCode: w.codes.store1, createdAt: '2026-01-01', status: 'DELIVERED', products: [{ internalCode: w.codes.product, units: 1, quantity: 1, unitPrice: 1 }] }] },
   }),
+  'POST /import/brands': async () => file('brands', `internalCode,name\n${next('BR')},Brand\n`),
+  'POST /import/products': async () => file('products', `internalCode,name,brandInternalCode,categoryInternalCode\n${next('PR')},Product,${w.codes.brand},${w.codes.subcategory}\n`),
+  'POST /import/stores': async () => file('stores', `internalCode,name\n${next('ST')},Store\n`),
+  'POST /import/prices': async () => file('prices', `priceListInternalCode,productInternalCode,units,price\n${w.codes.priceList},${w.codes.product},1,950\n`),
+  'POST /import/pricelist-stores': async () => file('pricelist-stores', `priceListInternalCode,storeInternalCode\n${w.codes.priceList},${w.codes.store1}\n`),
+  'POST /import/stock': async () => file('stock', `grouperCode,productInternalCode,available\n${w.codes.stockGrouper},${w.codes.product},true\n`),
+  'POST /import/stock-grouper-stores': async () => file('stock-grouper-stores', `groupInternalCode,storeInternalCode\n${w.codes.stockGrouper},${w.codes.store1}\n`),
+  'POST /import/promotion-grouper-stores': async () => file('promotion-grouper-stores', `groupInternalCode,storeInternalCode\n${w.codes.promotionGrouper},${w.codes.store1}\n`),
+  'POST /import/promotions': async () => file('promotions', JSON.stringify({ type: 'DISCOUNT_SIMPLE', ...bodies.simple(next('PROMO')) }), true),
   ...Object.fromEntries(
     Object.entries(ORDER_BODIES).flatMap(([op, [from, body]]) =>
       ['PUT', 'POST'].map((method) => [`${method} /order/:id/${op}`, async (): Promise<Call> => ({ path: `/order/${await order(from)}/${op}`, body })]),
@@ -155,7 +168,7 @@ describe('audit coverage', () => {
       const res = await t.request({
         method: route.method as InjectOptions['method'],
         url: call.path,
-        headers: { ...auth, 'x-request-id': requestId },
+        headers: { ...auth, 'x-request-id': requestId, ...call.headers },
         ...(call.body === undefined ? {} : { payload: call.body as never }),
       });
       expect(res.statusCode, `${what}: ${res.body}`).toBeLessThan(300);

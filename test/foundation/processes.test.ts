@@ -130,11 +130,11 @@ describe('processes', () => {
     expect(badEnv.output()).toContain('PORT must be a whole number');
   });
 
-  it.runIf(onPostgres())('applies every item exactly once with several API and worker processes', async () => {
+  it.runIf(onPostgres())('applies every item exactly once with several API and worker processes', { timeout: 300_000 }, async () => {
     const env = { ...(await storage()), ADMIN_TOKEN: ADMIN, BATCH_SIZE: '500', BATCH_CHUNK_SIZE: '50', WORKER_POLL_MS: '20', RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000' };
     const ports = [await freePort(), await freePort()];
     const apis = ports.map((port) => start(['api'], { ...env, PORT: String(port) }));
-    for (const port of ports) await waitForReady(`http://127.0.0.1:${port}`);
+    for (const [i, port] of ports.entries()) await waitForReady(`http://127.0.0.1:${port}`, apis[i]);
     for (let i = 0; i < 3; i++) start(['worker'], env);
 
     const suppliers = await Promise.all(

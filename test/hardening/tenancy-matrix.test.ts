@@ -37,6 +37,9 @@ const ORDER_BODIES: Record<string, unknown> = { confirm: {}, deliver: { complete
 const RULES: Record<string, Rule> = {
   'GET /batch/:uuid/status': { ids: (w) => [w.batchId], missing: MISSING.uuid },
   'GET /batch/:uuid/detail': { ids: (w) => [w.batchId], missing: MISSING.uuid },
+  'GET /import/:id': { ids: (w) => [w.importId], missing: MISSING.uuid },
+  'GET /import/:id/failures': { ids: (w) => [w.importId], missing: MISSING.uuid },
+  'GET /import/:id/failures/file': { ids: (w) => [w.importId], missing: MISSING.uuid },
   'GET /pricelist/:code': code((w) => [w.codes.priceList]),
   'GET /pricelist/:code/entries': code((w) => [w.codes.priceList]),
   'PUT /pricelist/:code/status': code((w) => [w.codes.priceList], () => ({ enabled: false })),
@@ -191,6 +194,20 @@ describe('the tenancy matrix', () => {
       if (own) own(body, w);
       else if (!Array.isArray(body)) expect(body.total, `${routeKey(route)}: a list of B's own, or a rule in OWN_READS`).toBe(0);
     }
+  });
+
+  // After the lists: it gives B a webhook of its own.
+  it.each(CALLERS)("keeps B's writes to its own account (its webhook: URL and secret) on B's, leaving A's as they were (B by %s)", async (_, bOf) => {
+    const aWebhook = () => t.deps.db.selectFrom('supplier_webhooks').selectAll().where('supplier_id', '=', w.a.id).executeTakeFirstOrThrow();
+    const before = await aWebhook();
+    const b = bOf(w);
+    const set = await send(b, 'PUT', '/webhook', { baseUrl: 'https://beta.example/erp', enabled: false });
+    expect(set.statusCode, set.body).toBe(200);
+    const rotated = await send(b, 'POST', '/webhook/rotate-secret', undefined);
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    for (const answer of [set, rotated]) expect(answer.body).not.toContain(before.secret);
+    expect(await aWebhook(), "A's webhook after B's writes").toEqual(before);
+    expect((await send(b, 'GET', '/webhook', undefined)).json()).toMatchObject({ baseUrl: 'https://beta.example/erp', enabled: false });
   });
 
   it("refuses A's orders and stores in B's batches exactly as missing ones", async () => {

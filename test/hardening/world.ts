@@ -45,6 +45,8 @@ export interface World {
   deliveryId: number;
   /** Notifications P1 has at S1. */
   notificationIds: number[];
+  /** A's file import (a prices CSV with a row naming a product nobody has), finished. */
+  importId: string;
   /** A's member `agent.alpha@example.com`, and a spare credential of A's. */
   memberId: number;
   spareClientId: string;
@@ -146,6 +148,14 @@ export async function buildWorld(t: TestApp): Promise<World> {
   expect(deliveries.length).toBeGreaterThan(0);
   const notifications = ok(await asPerson(t, p1, 'GET', '/app/notifications')).data as { id: number }[];
   expect(notifications.length).toBeGreaterThan(0);
+  const imported = await t.request({
+    method: 'POST',
+    url: '/import/prices?name=ALPHA-prices.csv',
+    headers: { ...a.headers, 'content-type': 'text/csv' },
+    payload: `priceListInternalCode,productInternalCode,units,price\n${codes.priceList},${codes.product},6,5000\n${codes.priceList},ALPHA-GONE,1,10\n`,
+  });
+  const importId = ok(imported, 202).id as string;
+  await t.waitForBatches(a, ok(imported, 202).batchIds);
   const memberId = ok(await as(t, a, 'POST', '/member', { email: 'agent.alpha@example.com', role: 'agent' })).id as number;
   const spareClientId = ok(await as(t, a, 'POST', '/credential', { scopes: ['supplier/batch.read'] })).clientId as string;
   const bConsole = await memberSession(t, b, 'owner.beta@example.com', 'owner');
@@ -167,6 +177,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     batchId,
     deliveryId: deliveries[0]!.id,
     notificationIds: notifications.map((n) => n.id),
+    importId,
     memberId,
     spareClientId,
   };

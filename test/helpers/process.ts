@@ -35,7 +35,12 @@ export { waitFor } from '../../support/wait.ts';
 export { overHttp as http } from '../../support/net.ts';
 
 /** Waits until the service answers GET /readyz; fails at once when `child` has exited. */
-export const waitForReady = (baseUrl: string, child?: Child, timeoutMs?: number, everyMs?: number) =>
+/**
+ * Waits for a child's /readyz. A child that exits fails the wait at once (with its output),
+ * so the generous default only matters to a slow start: a process compiling its TypeScript
+ * on a loaded 2-core CI machine once took more than 30 s to answer.
+ */
+export const waitForReady = (baseUrl: string, child?: Child, timeoutMs = 120_000, everyMs?: number) =>
   readyz(baseUrl, { gone: () => (child && child.proc.exitCode !== null ? `exited: ${child.output()}` : undefined), timeoutMs, everyMs });
 
 /**

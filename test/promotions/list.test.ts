@@ -88,6 +88,56 @@ describe('GET /promotion', () => {
   });
 });
 
+describe('GET /promotion: search and type (the console\'s filters)', () => {
+  let other: TestSupplier;
+  const otherCodes = async (query: string) => {
+    const res = await as(t, other, 'GET', `/promotion${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.map((p: any) => p.internalCode);
+  };
+  beforeAll(async () => {
+    // Another supplier, so the counts above stay as they are: one promotion of each type.
+    other = await t.supplier('OTHER');
+    await seed(t, other);
+    for (const [kind, code, name] of [
+      ['simple', 'SUMMER-1', 'Verano cola'],
+      ['multiple', 'MIX', 'Mezcla 100% natural'],
+      ['individual', 'b_1', 'Lleve 11 pague 10'],
+      ['crossed', 'GIFT', 'Regalo con cola'],
+    ] as const) {
+      const res = await as(t, other, 'PUT', PATHS[kind], bodies[kind](code, { name }));
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+
+  it('filters by type', async () => {
+    expect(await otherCodes('?type=DISCOUNT_SIMPLE')).toEqual(['SUMMER-1']);
+    expect(await otherCodes('?type=DISCOUNT_MULTIPLE')).toEqual(['MIX']);
+    expect(await otherCodes('?type=BONUS_INDIVIDUAL')).toEqual(['b_1']);
+    expect(await otherCodes('?type=BONUS_CROSSED&enabled=true')).toEqual(['GIFT']);
+    expect(await otherCodes('?type=BONUS_CROSSED&enabled=false')).toEqual([]);
+    // The first supplier's are all individual bonuses, and only theirs are counted.
+    expect((await list('?type=BONUS_INDIVIDUAL')).total).toBe(7);
+    expect((await list('?type=DISCOUNT_SIMPLE')).total).toBe(0);
+  });
+
+  it('searches code and name case-insensitively, taking % and _ literally', async () => {
+    expect(await otherCodes('?search=cola')).toEqual(['GIFT', 'SUMMER-1']);
+    expect(await otherCodes('?search=summer')).toEqual(['SUMMER-1']);
+    expect(await otherCodes(`?search=${encodeURIComponent('100%')}`)).toEqual(['MIX']);
+    expect(await otherCodes('?search=_')).toEqual(['b_1']);
+    expect(await otherCodes('?search=cola&type=BONUS_CROSSED')).toEqual(['GIFT']);
+  });
+
+  it('refuses an unknown type and an empty or long search with 400 naming the field', async () => {
+    for (const [query, pointer] of [['?type=DISCOUNT', '/query/type'], ['?type=', '/query/type'], ['?search=', '/query/search'], [`?search=${'x'.repeat(101)}`, '/query/search']]) {
+      const res = await as(t, other, 'GET', `/promotion${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().errors[0].pointer, query).toBe(pointer);
+    }
+  });
+});
+
 describe('active', () => {
   const active = async () => Object.fromEntries((await list()).data.map((p: any) => [p.internalCode, p.active]));
 

@@ -27,6 +27,14 @@ const batch = async (finished: string | null, created = '0 days', results = 1) =
               select ${supplierId}, ${id}, i, 'failed', 'X' from generate_series(0, ${results - 1}) as i`);
   return id;
 };
+/** A file import (src/modules/imports) whose one part is a batch's items, or rows refused before sending (batchId null). */
+const fileImport = async (created: string, batchId: string | null) => {
+  const id = randomUUID();
+  await q(sql`insert into imports (id, supplier_id, kind, format, file_name, uploaded_by_kind, uploaded_by, rows_read, refused, sent, created_at)
+              values (${id}, ${supplierId}, 'brands', 'csv', 'brands.csv', 'credential', 'cli', 1, ${batchId ? 0 : 1}, ${batchId ? 1 : 0}, ${ago(created)})`);
+  await q(sql`insert into import_parts (import_id, part, batch_id, first_idx, lines, originals) values (${id}, 0, ${batchId}, 0, '{2}', '[["B"]]')`);
+  return id;
+};
 const event = async (created: string) => {
   const row = await sql<{ id: number }>`insert into webhook_events (supplier_id, message_id, type, path, body, created_at)
     values (${supplierId}, ${randomUUID()}, 'order.created', '/webhooks/order', '{}', ${ago(created)}) returning id`.execute(t.deps.db);
@@ -67,6 +75,10 @@ beforeAll(async () => {
   seeded.oldBatches = [await batch('40 days', '41 days'), await batch('31 days', '41 days'), await batch('35 days', '36 days')];
   seeded.newBatch = await batch('1 day', '2 days');
   seeded.unfinishedBatch = await batch(null, '60 days');
+  // Imports go once every batch of theirs finished before the cutoff (or they sent none).
+  seeded.oldImports = [await fileImport('41 days', (seeded.oldBatches as string[])[0]!), await fileImport('40 days', null)];
+  seeded.newImport = await fileImport('2 days', seeded.newBatch as string);
+  seeded.unfinishedImport = await fileImport('60 days', seeded.unfinishedBatch as string);
 
   const onlyOld = await event('40 days');
   const stillPending = await event('40 days');
@@ -125,6 +137,8 @@ describe('the retention job', () => {
     const config = loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, RETENTION_CHUNK_SIZE: '2' });
     const deleted = await sweep({ db: t.deps.db, storage }, config, { chunk: config.retention.chunkSize });
     expect(deleted).toEqual({
+      'import parts': 2,
+      imports: 2,
       'batch item results': 3,
       batches: 3,
       'webhook deliveries': 2,
@@ -139,6 +153,8 @@ describe('the retention job', () => {
     expect(await ids(sql`select m.recipient as k from message_attempts a join messages m on m.id = a.message_id`)).toEqual(['old-pending', 'recent-sent']);
 
     expect(await ids(sql`select id::text as k from batches`)).toEqual([seeded.newBatch, seeded.unfinishedBatch].sort());
+    expect(await ids(sql`select id::text as k from imports`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
+    expect(await ids(sql`select import_id::text as k from import_parts`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select batch_id::text as k from batch_item_results`)).toEqual([seeded.newBatch, seeded.unfinishedBatch].sort());
     expect(await ids(sql`select id as k from webhook_deliveries`)).toEqual([seeded.pendingDelivery, seeded.newDelivery].sort());
     expect(await ids(sql`select delivery_id as k from webhook_attempts`)).toEqual([seeded.pendingDelivery, seeded.newDelivery].sort());

@@ -1,7 +1,7 @@
 // Two API processes and a worker on one PostgreSQL database, each API with a store cache
 // that would keep what it read for ten minutes: a write answered by one API (a promotion
-// PUT) or committed by the worker (a price batch) is seen by the other API's catalog and
-// cart within one second, because the writing transaction's NOTIFY makes it forget.
+// PUT, a promotion's status) or committed by the worker (a price batch) is seen by the other
+// API's catalog, cart and GET /promotion/{code} within one second, because the writing transaction's NOTIFY makes it forget.
 import { describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor } from '../helpers/process.ts';
@@ -67,6 +67,14 @@ describe.runIf(onPostgres())('the store cache across processes', () => {
     expect(put.status).toBe(200);
     expect(await secondsUntil(async () => (await catalogOnB()).promotions.length === 1)).toBeLessThan(1000);
     expect((await cartOnB()).total).toBe(4500);
+
+    // The supplier API's promotion read on B (kept in the same cache) sees A's status change.
+    const promotionOnB = async () => (await b!('GET', '/promotion/TEN', undefined, as)).body;
+    expect((await promotionOnB()).enabled).toBe(true);
+    expect((await a!('PUT', '/promotion/TEN/status', { enabled: false }, as)).status).toBe(200);
+    expect(await secondsUntil(async () => (await promotionOnB()).enabled === false)).toBeLessThan(1000);
+    expect((await a!('PUT', '/promotion/TEN/status', { enabled: true }, as)).status).toBe(200);
+    expect(await secondsUntil(async () => (await promotionOnB()).enabled === true)).toBeLessThan(1000);
 
     // A price batch the worker process commits.
     expect((await catalogOnB()).sizes[0].price).toBe(1000);

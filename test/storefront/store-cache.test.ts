@@ -104,3 +104,56 @@ describe('the store cache, in one process', () => {
     expect((await catalog()).map((p) => p.internalCode)).toEqual(['P2']);
   });
 });
+
+describe('GET /promotion/{code} from the same cache', () => {
+  const read = async (code: string) => {
+    const res = await as(t, s, 'GET', `/promotion/${code}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { enabled: boolean; name: string; active: boolean };
+  };
+
+  it('is kept: a change nobody announced is not seen, an announced one is seen by the very next read', async () => {
+    const put = await as(t, s, 'PUT', '/promotion/discount/simple', {
+      internalCode: 'KEPT', name: 'Kept', start: '2026-03-01', end: '2026-03-31', enabled: true,
+      products: { internalCode: 'P2' }, discountTiersData: [{ min: 2, discountPercentage: 5 }],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    // The PUT's own NOTIFY reaches the listening connection a moment after the answer (on
+    // PostgreSQL); a value read before it arrives is forgotten when it does.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await read('KEPT')).toMatchObject({ name: 'Kept', enabled: true, active: true });
+    await t.deps.db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`update promotions set name = 'Behind its back' where supplier_id = ${s.id} and internal_code = 'KEPT'`.execute(trx);
+    });
+    expect((await read('KEPT')).name).toBe('Kept');
+    // The supplier's own write, answered by this process: the next read is the database's.
+    expect((await as(t, s, 'PUT', '/promotion/KEPT/status', { enabled: false })).statusCode).toBe(200);
+    expect(await read('KEPT')).toMatchObject({ name: 'Behind its back', enabled: false, active: false });
+    // A write announced by NOTIFY (as another process's would be): seen once it is heard.
+    await sql`update promotions set name = 'Renamed elsewhere' where supplier_id = ${s.id} and internal_code = 'KEPT'`.execute(t.deps.db);
+    const started = Date.now();
+    while ((await read('KEPT')).name !== 'Renamed elsewhere') {
+      expect(Date.now() - started, 'the NOTIFY of a committed write is heard within a second').toBeLessThan(1000);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  it('never answers another supplier the promotion of the same code', async () => {
+    const other = await t.supplier();
+    expect((await as(t, other, 'GET', '/promotion/KEPT')).statusCode).toBe(404);
+    await as(t, other, 'PUT', '/category', { internalCode: 'C', name: 'Drinks' });
+    for (const [url, body] of [['/batch/brand', [{ internalCode: 'B', name: 'Brand' }]], ['/batch/product', { upsert: [{ internalCode: 'X', name: 'X', brandInternalCode: 'B', categoryInternalCode: 'C' }] }]] as const) {
+      const res = await as(t, other, 'POST', url, body);
+      expect(res.statusCode, res.body).toBe(202);
+      for (const st of await t.waitForBatches(other, res.json().batchId)) expect(st.failed, JSON.stringify(st)).toBe(0);
+    }
+    const put = await as(t, other, 'PUT', '/promotion/discount/simple', {
+      internalCode: 'KEPT', name: 'Theirs', start: '2026-03-01', end: '2026-03-31', enabled: true,
+      products: { internalCode: 'X' }, discountTiersData: [{ min: 2, discountPercentage: 5 }],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await as(t, other, 'GET', '/promotion/KEPT')).json().name).toBe('Theirs');
+    expect((await read('KEPT')).name).toBe('Renamed elsewhere');
+  });
+});

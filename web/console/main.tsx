@@ -8,6 +8,7 @@ import { SurtidoApiError } from 'surtido/console-client';
 import { dayOf, pageOf, text } from './lib/api.ts';
 import { session } from './lib/session.ts';
 import { Layout } from './components/Layout.tsx';
+import { isBatchEndpoint } from './components/Batch.tsx';
 import './console.css';
 
 const queryClient = new QueryClient({
@@ -30,6 +31,13 @@ const page = <const P extends string>(path: P, load: () => Promise<{ default: ()
 const ORDER_STATUS = /^(PENDING|CONFIRMED|DELIVERED|RETURNED|CANCELLED)$/;
 const DELIVERY_STATUS = /^(pending|delivered|failed)$/;
 const TICKET_STATUS = /^(PENDING|IN_PROGRESS|ADDITIONAL_INFO_REQUESTED|SOLVED|CLOSED)$/;
+/** An import kind's name (GET /import/kinds answers which exist). */
+const IMPORT_KIND = /^[a-z][a-z-]{1,40}$/;
+const BATCH_STATUS = /^(processing|processed|failed)$/;
+const ITEM_STATUS = /^(processing|completed|failed)$/;
+const PROMOTION_TYPE = /^(DISCOUNT_SIMPLE|DISCOUNT_MULTIPLE|BONUS_INDIVIDUAL|BONUS_CROSSED)$/;
+/** A yes/no filter of the URL (true or false), else undefined. */
+const flagOf = (v: unknown) => (v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined);
 
 const routeTree = root.addChildren([
   page('/', () => import('./routes/home.tsx'), signedIn),
@@ -59,8 +67,53 @@ const routeTree = root.addChildren([
     revoked: s.revoked === true || s.revoked === 'true' ? true : s.revoked === false || s.revoked === 'false' ? false : undefined,
     page: s.page === undefined ? undefined : pageOf(s.page),
   })),
+  // Catalog, price lists, stores, groupers and stock, promotions.
+  page('/products', () => import('./routes/products.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/pricelists', () => import('./routes/pricelists.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/pricelists/$code', () => import('./routes/pricelist.tsx'), signedIn, (s) => ({ search: text(s.search), page: s.page === undefined ? undefined : pageOf(s.page), after: text(s.after) })),
+  page('/stores', () => import('./routes/stores.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/groupers', () => import('./routes/groupers.tsx'), signedIn, (s) => ({
+    kind: s.kind === 'stock' ? ('stock' as const) : undefined,
+    search: text(s.search),
+    enabled: flagOf(s.enabled),
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/groupers/stock/$code', () => import('./routes/stock.tsx'), signedIn, (s) => ({ search: text(s.search), available: flagOf(s.available), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/promotions', () => import('./routes/promotions.tsx'), signedIn, (s) => ({
+    search: text(s.search),
+    type: PROMOTION_TYPE.test(String(s.type)) ? (s.type as string) : undefined,
+    enabled: flagOf(s.enabled),
+    from: dayOf(s.from),
+    to: dayOf(s.to),
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/promotions/$code', () => import('./routes/promotion.tsx'), signedIn),
+  // Batches and the audit log.
+  page('/batches', () => import('./routes/batches.tsx'), signedIn, (s) => ({
+    status: BATCH_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
+    endpoint: isBatchEndpoint(s.endpoint) ? s.endpoint : undefined,
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/batches/$uuid', () => import('./routes/batch.tsx'), signedIn, (s) => ({
+    status: ITEM_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/audit', () => import('./routes/audit.tsx'), signedIn, (s) => ({
+    entity: text(s.entity),
+    entityId: text(s.entityId),
+    actor: text(s.actor),
+    from: dayOf(s.from),
+    to: dayOf(s.to),
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  // Imports.
+  page('/imports', () => import('./routes/imports.tsx'), signedIn, (s) => ({
+    kind: IMPORT_KIND.test(String(s.kind)) ? (s.kind as string) : undefined,
+    page: s.page === undefined ? undefined : pageOf(s.page),
+  })),
+  page('/imports/$id', () => import('./routes/import.tsx'), signedIn, (s) => ({ page: s.page === undefined ? undefined : pageOf(s.page) })),
   page('/admin/suppliers', () => import('./routes/admin-suppliers.tsx'), signedIn),
-  page('/admin/suppliers/$id', () => import('./routes/admin-supplier.tsx'), signedIn),
+  page('/admin/suppliers/$id', () => import('./routes/admin-supplier.tsx'), signedIn, (s) => ({ page: s.page === undefined ? undefined : pageOf(s.page) })),
   page('/admin/store-users', () => import('./routes/admin-store-users.tsx'), signedIn, (s) => ({ contact: text(s.contact) })),
   page('/admin/system', () => import('./routes/admin-system.tsx'), signedIn),
 ]);

@@ -6,11 +6,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
 import { addOperator } from '../../src/modules/console/console.service.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/app.ts';
-import { freePort, launchChromium } from './harness.ts';
+import { axeViolations, freePort, launchChromium, startImageHost } from './harness.ts';
 
 export const OPERATOR = 'operaciones@surtido.test';
 export const DESKTOP = { width: 1280, height: 860 };
@@ -31,14 +32,18 @@ export interface ConsoleWorld {
   baseUrl: string;
   browser: Browser;
   receiver: Receiver;
+  /** With `images`: where the demo's pictures are drawn (`<code>.png`; any other name answers 404). */
+  imageBase: string | undefined;
   desktop(locale?: string, viewport?: { width: number; height: number }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
-export async function startConsole(): Promise<ConsoleWorld> {
+/** `images`: with the image worker and a host drawing the demo's pictures (the catalog pages' image status). */
+export async function startConsole(options: { images?: boolean } = {}): Promise<ConsoleWorld> {
   await ensureWebBuild();
   const port = await freePort();
-  const t = await createTestApp({ dispatcher: true, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  const imageHost = options.images ? await startImageHost() : undefined;
+  const t = await createTestApp({ dispatcher: true, ...(imageHost ? { images: { concurrency: 2 } } : {}), env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
   await addOperator(t.deps.db, OPERATOR);
 
   const receiver: Receiver = { url: '', events: [], refused: 0, secret: '', failing: true };
@@ -69,6 +74,7 @@ export async function startConsole(): Promise<ConsoleWorld> {
     baseUrl,
     browser,
     receiver,
+    imageBase: imageHost ? `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}` : undefined,
     async desktop(locale = 'es-CO', viewport = DESKTOP) {
       // The platform's timezone: the overview's "today" is the browser's calendar day.
       const context = await browser.newContext({ viewport, locale, baseURL: baseUrl, bypassCSP: true, timezoneId: t.deps.config.timezone });
@@ -83,6 +89,7 @@ export async function startConsole(): Promise<ConsoleWorld> {
     async close() {
       await browser.close();
       await new Promise((r) => server.close(r));
+      if (imageHost) await new Promise((r) => imageHost.close(r));
       await t.close();
     },
   };
@@ -101,4 +108,30 @@ export async function consoleSignIn(world: ConsoleWorld, page: Page, email: stri
   await code.fill(await world.t.notifier.waitForCode(email));
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+}
+
+/** The console's browser tests run in the PGlite pass only (skipped when DATABASE_URL is set). */
+export const inBrowser = process.env.DATABASE_URL ? describe.skip : describe;
+
+/**
+ * The world of one browser test file: started before its tests (in the PGlite pass) and
+ * closed after them. The object is filled in when the world has started, so the file can
+ * keep it in a constant and use it from its tests and helpers.
+ */
+export function consoleWorld(options: Parameters<typeof startConsole>[0] = {}): ConsoleWorld {
+  const world = {} as ConsoleWorld;
+  beforeAll(async () => {
+    if (!process.env.DATABASE_URL) Object.assign(world, await startConsole(options));
+  }, 240_000);
+  afterAll(async () => {
+    await world.close?.();
+  });
+  return world;
+}
+
+/** The page as it is once its requests settled has no serious or critical axe violation (`where` names it in the failure). */
+export async function accessible(page: Page, where: string) {
+  if (process.env.E2E_TRACE) console.log(`${new Date().toISOString()} ${where}`);
+  await page.waitForLoadState('networkidle');
+  expect(await axeViolations(page), where).toEqual([]);
 }

@@ -7,7 +7,8 @@ import { DEMO_USER, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
 import { consoleSignIn, OPERATOR, startConsole } from './console-harness.ts';
 
 export async function consoleScreens(out: string) {
-  const world = await startConsole();
+  // With the image worker: the products page shows each picture's state.
+  const world = await startConsole({ images: true });
   const { t, receiver } = world;
   try {
     const ok = async (res: Promise<{ statusCode: number; body: string }>) => {
@@ -109,6 +110,110 @@ export async function consoleScreens(out: string) {
     await page.goto(`/console/tickets/${ticket.id}`);
     await page.getByRole('button', { name: 'Cerrar ticket' }).waitFor();
     await shoot(page, '12-ticket');
+
+    // Imports: a products CSV with bad rows, uploaded in the console; its failed rows, then the list.
+    await page.goto('/console/imports');
+    await page.getByLabel('Qué contiene').selectOption({ label: 'Productos' });
+    const productsCsv = [
+      'internalCode,name,brandInternalCode,categoryInternalCode,displayProducts',
+      'KUMIS-1L,Kumis 1 L,CAMPO,DESPENSA,"[{""units"":1,""name"":""Unidad"",""default"":true}]"',
+      'YOGUR-1L,Yogur 1 L,LACTEOS-X,DESPENSA,',
+      'QUESO-500,,CAMPO,DESPENSA,',
+      'AREPA-5,Arepas x5,CAMPO,DESPENSA,"[{""units"":1"',
+      'PANELA-1K,Panela 1 kg,CAMPO,DESPENSA,',
+    ].join('\n');
+    await page.getByLabel('Archivo (.csv o .jsonl)').setInputFiles({ name: 'productos.csv', mimeType: 'text/csv', buffer: Buffer.from(productsCsv) });
+    await page.getByRole('button', { name: 'Subir e importar' }).click();
+    await page.waitForURL(/\/console\/imports\/[0-9a-f-]{36}/);
+    await page.locator('[data-line]').first().waitFor();
+    await shoot(page, '14-import-failures');
+    await page.goto('/console/imports');
+    await page.getByLabel('Qué contiene').selectOption({ label: 'Precios' });
+    await page.getByLabel('Archivo (.csv o .jsonl)').setInputFiles({
+      name: 'precios.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('priceListInternalCode,productInternalCode,units,price\nPL-DEMO,COLA-350,6,9900\nPL-DEMO,AGUA-600,6,6500\n'),
+    });
+    await page.getByRole('button', { name: 'Subir e importar' }).click();
+    await page.waitForURL(/\/console\/imports\/[0-9a-f-]{36}/);
+    await page.getByText('Todas las filas se aplicaron.').waitFor();
+    await page.goto('/console/imports');
+    await page.getByLabel('Qué contiene').selectOption({ label: 'Precios' });
+    await page.locator('[data-import="precios.csv"][data-status="completed"]').waitFor();
+    await shoot(page, '13-imports');
+
+    // Catalog: pictures for most products (one that fails, two without), a price being
+    // changed, the stores, the promotions and a cart priced as the demo store sees it.
+    const listed = await surtido.get('/product', { params: { query: { take: 50 } } });
+    const pictured = listed.data.map((p, i) => ({
+      internalCode: p.internalCode,
+      name: p.name,
+      brandInternalCode: p.brandInternalCode,
+      categoryInternalCode: p.categoryInternalCode,
+      image: i === 3 ? `${world.imageBase}/NO-SUCH-PICTURE.png` : i === 5 || i === 8 ? null : `${world.imageBase}/${p.internalCode}.png`,
+    }));
+    await surtido.waitForBatch((await surtido.post('/batch/product', { body: { upsert: pictured } })).batchId);
+    for (let i = 0; i < 600; i++) {
+      const states = (await surtido.get('/product', { params: { query: { take: 50 } } })).data.map((p) => p.imageStatus);
+      if (!states.includes('pending')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await page.goto('/console/products');
+    await page.locator('[data-product]').first().waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('img.thumb')].every((img) => (img as HTMLImageElement).complete));
+    await shoot(page, '15-products');
+    await page.goto('/console/pricelists/PL-DEMO?search=gaseosa');
+    const entry = page.locator('[data-entry="COLA-350/24"]');
+    await entry.getByRole('button', { name: /^Cambiar precio/ }).click();
+    await entry.getByRole('button', { name: 'Guardar precio' }).waitFor();
+    await shoot(page, '16-pricelist');
+    await page.goto('/console/stores');
+    await page.locator('[data-store]').first().waitFor();
+    await shoot(page, '17-stores');
+    await page.goto('/console/promotions');
+    await page.locator('[data-promotion="DESC-GASEOSAS"] [data-switch]').getByRole('button').click();
+    await page.getByRole('button', { name: 'Sí, deshabilitar' }).waitFor();
+    await shoot(page, '18-promotions');
+    await page.goto('/console/promotions/DESC-GASEOSAS');
+    await page.getByLabel('Tienda (código)').fill('TIENDA-DEMO');
+    await page.getByLabel('Unidades por paquete').fill('24');
+    await page.getByLabel('Cantidad').fill('5');
+    await page.getByRole('button', { name: 'Agregar línea' }).click();
+    const chips = page.locator('fieldset').filter({ hasText: 'Línea 2' });
+    await chips.getByLabel('Producto (código)').fill('PAPAS-45');
+    await chips.getByLabel('Unidades por paquete').fill('12');
+    await chips.getByLabel('Cantidad').fill('1');
+    await page.getByRole('button', { name: 'Calcular' }).click();
+    await page.getByTestId('cart-answer').waitFor();
+    // The header is sticky: from the top, so it does not cover the page in a full-page shot.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shoot(page, '19-promotion-preview');
+
+    // Batches (one with failing items), the audit log, the operators' page of a supplier.
+    const products = await surtido.post('/batch/product', {
+      body: {
+        upsert: [
+          { internalCode: 'JUGO-1L', name: 'Jugo de mango 1 L', brandInternalCode: 'ANDINA', categoryInternalCode: 'BEBIDAS', displayProducts: [{ units: 1, name: 'Unidad' }] },
+          { internalCode: 'TE-FRIO', name: 'Té frío', brandInternalCode: 'NO-EXISTE', categoryInternalCode: 'BEBIDAS', displayProducts: [{ units: 1, name: 'Unidad' }] },
+          { internalCode: 'GALLETA', name: 'Galletas', brandInternalCode: 'CRUJI', categoryInternalCode: 'PANADERIA', displayProducts: [{ units: 1, name: 'Unidad' }] },
+        ],
+      },
+    });
+    await surtido.waitForBatch(products.batchId);
+    await page.goto('/console/batches');
+    await page.locator(`[data-batch="${products.batchId[0]}"]`).waitFor();
+    await shoot(page, '20-batches');
+    await page.goto(`/console/batches/${products.batchId[0]}?status=failed`);
+    await page.locator('[data-item="TE-FRIO"]').waitFor();
+    await page.locator('[data-item="TE-FRIO"]').getByText('Ver el ítem').click();
+    await shoot(page, '21-batch-failures');
+    await page.goto('/console/audit');
+    await page.locator('[data-entry]').first().waitFor();
+    await shoot(page, '22-audit');
+    await ops.goto(`/console/admin/suppliers/${supplier.id}`);
+    await ops.getByTestId('webhook-health').waitFor();
+    await ops.locator('[data-credential]').first().waitFor();
+    await shoot(ops, '23-operator-supplier');
   } finally {
     await world.close();
   }

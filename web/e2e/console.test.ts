@@ -3,34 +3,19 @@
 // its owner; the owner (a member of two suppliers: the picker) invites an agent, a viewer and
 // a manager, and issues an API credential whose secret is shown once, and which then loads the
 // demo catalog through the real client; a store orders and opens a ticket through /app; the
-// agent starts at the overview (today's orders, open tickets), confirms the order and delivers
-// it in part, asks the store for more information on the ticket and closes it (a change refused
+// agent starts at the overview (today's orders, open tickets), confirms the order, delivers
+// it in part and records a partial return, asks the store for more information on the ticket and closes it (a change refused
 // meanwhile said in words); the webhook receiver fails, the owner sees the failed delivery and
 // a failed batch on the overview and redelivers it once it works; a viewer sees no action and
 // the API refuses the viewer's calls; the operator ends the store user's sessions. Runs in the PGlite pass only (skipped when
 // DATABASE_URL is set); fails when Chromium is missing.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { DEMO_USER, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { consoleSignIn, OPERATOR, startConsole, type ConsoleWorld } from './console-harness.ts';
-import { axeViolations } from './harness.ts';
+import { accessible, consoleSignIn, OPERATOR, consoleWorld, inBrowser } from './console-harness.ts';
 
-const run = process.env.DATABASE_URL ? describe.skip : describe;
-let world: ConsoleWorld;
-
-beforeAll(async () => {
-  if (!process.env.DATABASE_URL) world = await startConsole();
-}, 240_000);
-afterAll(async () => {
-  await world?.close();
-});
-
-async function accessible(page: Page, where: string) {
-  if (process.env.E2E_TRACE) console.log(`${new Date().toISOString()} ${where}`);
-  await page.waitForLoadState('networkidle');
-  expect(await axeViolations(page), where).toEqual([]);
-}
+const world = consoleWorld();
 
 const OWNER = 'duena@andes.test';
 const AGENT = 'agente@andes.test';
@@ -74,7 +59,7 @@ const figure = (page: Page, name: string) => page.locator(`[data-figure="${name}
 
 const sessionToken = (page: Page) => page.evaluate(() => localStorage.getItem('surtido.console.token'));
 
-run('the console in a browser', () => {
+inBrowser('the console in a browser', () => {
   it('operator, owner, agent and viewer: suppliers, members, credentials, overview, orders, tickets, webhooks and what each role may do', async () => {
     const { t, receiver } = world;
 
@@ -225,6 +210,18 @@ run('the console in a browser', () => {
       ['PAPAS-45', 2, 2],
     ]);
     expect(await agent.locator('[data-line="COLA-350"] [data-testid="delivered"]').textContent()).toBe('3');
+    // The store sends one box of cola back: a partial return, with its reason.
+    await agent.getByRole('button', { name: 'Devolver en parte' }).click();
+    await agent.getByLabel(/Cantidad devuelta de Gaseosa cola 350 ml/).fill('1');
+    await agent.getByLabel('Motivo de la devolución (opcional)').fill('Caja golpeada');
+    await accessible(agent, 'order (returning)');
+    await agent.getByRole('button', { name: 'Registrar devolución' }).click();
+    await agent.getByText('Listo: el pedido quedó Entregado.').waitFor();
+    const returned = (await surtido.get('/order/{id}', { params: { path: { id: orderId } } })).products.map((l) => [l.internalCode, l.returnedQuantity]);
+    expect(returned).toEqual([
+      ['COLA-350', 1],
+      ['PAPAS-45', 0],
+    ]);
 
     // The ticket, from the overview's figure: the store's message, then the agent asks for more.
     await agent.getByRole('link', { name: 'Resumen', exact: true }).click();
@@ -250,6 +247,10 @@ run('the console in a browser', () => {
     await owner.getByRole('link', { name: 'Resumen', exact: true }).click();
     await expect.poll(() => figure(owner, 'deliveries-failing')).not.toBe('0');
     expect(await owner.locator(`[data-batch="${bad.batchId}"] [data-testid="batch-failed"]`).textContent()).toBe('1 / 1');
+    // The failed batch opens on its failed items.
+    await owner.locator(`[data-batch="${bad.batchId}"] a`).click();
+    await owner.waitForURL(`**/console/batches/${bad.batchId}?status=failed`);
+    await owner.goBack();
     await accessible(owner, 'overview');
     await owner.locator('[data-figure="deliveries-failing"] a').click();
     await owner.waitForURL(/\/webhooks\?failing=true/);
@@ -281,7 +282,7 @@ run('the console in a browser', () => {
     await expect.poll(() => viewer.getByTestId('order-status').textContent()).toBe('Pendiente');
     await accessible(viewer, 'order (viewer)');
     expect(await viewer.getByRole('button').allTextContents()).toEqual(['Salir']);
-    expect(await viewer.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Resumen', 'Pedidos', 'Tickets', 'Webhooks']);
+    expect(await viewer.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Resumen', 'Pedidos', 'Tickets', 'Productos', 'Listas de precios', 'Tiendas', 'Agrupadores', 'Promociones', 'Importaciones', 'Lotes', 'Webhooks', 'Auditoría']);
     await viewer.goto(`/console/tickets/${ticketId}`);
     await expect.poll(() => viewer.getByTestId('ticket-status').textContent()).toBe('Esperando a la tienda');
     await viewer.getByText(complaint).waitFor();

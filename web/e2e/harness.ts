@@ -50,7 +50,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The suppliers' image host of the demo: each product's picture, drawn as `npm start`'s /dev/demo-images does. */
-async function startImageHost(): Promise<http.Server> {
+export async function startImageHost(): Promise<http.Server> {
   const host = http.createServer((req, res) => {
     const code = (req.url ?? '').replace(/^\//, '').replace(/\.png$/, '');
     const colour = demoImageColour(code);

@@ -1,15 +1,18 @@
 // What a promotion badge says ("desde 3 cajas: 10 % de descuento"), from the tiers the
 // service answered: nothing here decides who earns what, it only words the tiers.
 import type { BonusTier, DiscountTier, PromotionRef } from './promotion-types.ts';
-import type { Translate } from './i18n.ts';
 
-function benefit(t: Translate, tier: DiscountTier, money: (n: number) => string, number: (n: number) => string) {
+/** The words the phrases use: the shop's catalog has them, and the console's (which words a supplier's tiers the same way). */
+type PhraseKey = 'promo.fromCount' | 'promo.fromAmount' | 'promo.percent' | 'promo.amount' | 'promo.bonusCount' | 'promo.bonusAmount';
+export type PhraseTranslate = (key: PhraseKey, params?: Record<string, string | number>) => string;
+
+function benefit(t: PhraseTranslate, tier: DiscountTier, money: (n: number) => string, number: (n: number) => string) {
   if (tier.discountPercentage != null) return t('promo.percent', { value: number(tier.discountPercentage) });
   return t('promo.amount', { value: money(tier.discountAmount ?? 0) });
 }
 
 /** One phrase per tier or bonus the promotion has; empty when the answer carries no tiers. */
-export function promotionPhrases(p: Pick<PromotionRef, 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash'>, t: Translate, money: (n: number) => string, number: (n: number) => string): string[] {
+export function promotionPhrases(p: Pick<PromotionRef, 'discountTiersData' | 'discountTiersDataCash' | 'bonusTierData' | 'bonusTierDataCash'>, t: PhraseTranslate, money: (n: number) => string, number: (n: number) => string): string[] {
   const phrases: string[] = [];
   for (const tier of p.discountTiersData ?? []) phrases.push(t('promo.fromCount', { min: number(tier.min), benefit: benefit(t, tier, money, number) }));
   for (const tier of p.discountTiersDataCash ?? []) phrases.push(t('promo.fromAmount', { amount: money(tier.min), benefit: benefit(t, tier, money, number) }));

@@ -5,6 +5,7 @@ import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { supplierOfClient } from '../auth/credentials.repository.ts';
 import * as suppliers from '../suppliers/suppliers.service.ts';
+import { CredentialListQuery, CredentialPage } from '../suppliers/suppliers.schemas.ts';
 import { systemStatus } from './admin.service.ts';
 import { audited } from '../../http/audit.ts';
 import {
@@ -85,6 +86,18 @@ export const adminRoutes =
         }),
     });
 
+    app.get('/admin/suppliers/:supplierId/credentials', {
+      config,
+      schema: {
+        tags,
+        summary: "A supplier's API credentials, newest first: client id, scopes, issued and revoked; never a secret",
+        params: SupplierIdParams,
+        querystring: CredentialListQuery,
+        response: { 200: CredentialPage, ...problems(400, 401, 404) },
+      },
+      handler: (request) => suppliers.listSupplierCredentials(db, request.params.supplierId, request.query),
+    });
+
     app.put('/admin/suppliers/:supplierId/webhook', {
       config: { ...writes('webhook'), ...secret('secret') },
       schema: { tags, summary: "Set the supplier's webhook base URL", params: SupplierIdParams, body: WebhookBody, response: { 200: Webhook, ...problems(400, 401, 404) } },
@@ -93,7 +106,7 @@ export const adminRoutes =
 
     app.post('/admin/suppliers/:supplierId/webhook/rotate-secret', {
       config: { ...writes('webhook'), ...secret('secret') },
-      schema: { tags, summary: 'Rotate the webhook secret (the old one signs alongside for 24 h)', params: SupplierIdParams, response: { 200: Secret, ...problems(401, 404) } },
+      schema: { tags, summary: 'Rotate the webhook secret (the old one signs alongside for 24 h)', params: SupplierIdParams, response: { 200: Secret, ...problems(401, 404, 409) } },
       handler: (request) => audited(deps, request, (db) => suppliers.rotateWebhookSecret(db, request.params.supplierId)),
     });
 

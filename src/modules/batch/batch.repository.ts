@@ -76,6 +76,26 @@ export async function findBatchSummary(db: Kysely<DB>, supplierId: number, id: s
 export type BatchState = 'processing' | 'processed' | 'failed';
 
 /**
+ * Who sent each of these batches, when known: a batch row names no sender, but the audit
+ * entry of the request that sent it (src/http/audit.ts) was inserted in the same
+ * transaction, so its `at` is the batch's `created_at` (both the transaction's now()), and
+ * its detail lists the request's batch ids. The join probes audit_entries_at; a batch whose
+ * entry is gone (AUDIT_RETENTION_DAYS) or was never written (accepted without a route) is
+ * left out. Actor kinds as the audit log's: a credential's client id, a member's email.
+ */
+export async function findSenders(db: Kysely<DB>, supplierId: number, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('batches as b')
+    .innerJoin('audit_entries as a', (join) => join.onRef('a.at', '=', 'b.created_at').onRef('a.supplier_id', '=', 'b.supplier_id'))
+    .select(['b.id', 'a.actor_kind', 'a.actor_id'])
+    .where('b.supplier_id', '=', supplierId)
+    .where('b.id', 'in', ids)
+    .where(sql<boolean>`a.detail -> 'batchIds' @> jsonb_build_array(b.id::text)`)
+    .execute();
+}
+
+/**
  * A page of the supplier's batches, newest first (on batches_supplier_seq, migration
  * 0020), and how many of them are in each state under the same endpoint filter.
  */

@@ -9,6 +9,16 @@ const ItemState = Type.Union([Type.Literal('processing'), Type.Literal('complete
 export const BatchStatus = Type.Object({
   batchId: Type.String({ format: 'uuid' }),
   endpoint: Type.String(),
+  sentBy: Type.Union(
+    [
+      Type.Object({
+        kind: Type.Union([Type.Literal('credential'), Type.Literal('operator'), Type.Literal('person')]),
+        id: Type.String({ description: "a credential's clientId, or a console member's email" }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'who sent the batch, from the audit entry of the request that sent it; null when unknown (that entry is gone, or none was written)' },
+  ),
   status: BatchState,
   total: Type.Integer(),
   processed: Type.Integer({ description: 'completed + failed' }),

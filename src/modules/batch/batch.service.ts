@@ -120,8 +120,17 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 type BatchSummary = NonNullable<Awaited<ReturnType<typeof repo.findBatchSummary>>>;
 
-const statusView = (batch: BatchSummary) => ({
+type Sender = { kind: 'credential' | 'operator' | 'person'; id: string };
+
+/** The batches' senders by batch id (repository, findSenders). */
+async function sendersOf(db: Kysely<DB>, supplierId: number, ids: readonly string[]) {
+  const rows = await repo.findSenders(db, supplierId, ids);
+  return new Map<string, Sender>(rows.map((r) => [r.id, { kind: r.actor_kind, id: r.actor_id }]));
+}
+
+const statusView = (batch: BatchSummary, senders: Map<string, Sender>) => ({
   batchId: batch.id,
+  sentBy: senders.get(batch.id) ?? null,
   endpoint: batch.endpoint,
   status: batch.status,
   total: batch.total,
@@ -136,7 +145,7 @@ const statusView = (batch: BatchSummary) => ({
 export async function batchStatus(db: Kysely<DB>, supplierId: number, id: string) {
   const batch = await repo.findBatchSummary(db, supplierId, id);
   if (!batch) throw notFound('batch', id, '/params/uuid');
-  return statusView(batch);
+  return statusView(batch, await sendersOf(db, supplierId, [batch.id]));
 }
 
 /**
@@ -146,9 +155,10 @@ export async function batchStatus(db: Kysely<DB>, supplierId: number, id: string
  */
 export async function listBatches(db: Kysely<DB>, supplierId: number, query: { status?: repo.BatchState; endpoint?: string; take: number; page: number }) {
   const { rows, counts } = await repo.listBatches(db, supplierId, query);
+  const senders = await sendersOf(db, supplierId, rows.map((r) => r.id));
   const n = (state: repo.BatchState) => counts.find((c) => c.status === state)?.n ?? 0;
   const total = query.status ? n(query.status) : counts.reduce((sum, c) => sum + c.n, 0);
-  return { ...page(rows.map(statusView), total, query.page, query.take), counts: { processing: n('processing'), processed: n('processed'), failed: n('failed') } };
+  return { ...page(rows.map((r) => statusView(r, senders)), total, query.page, query.take), counts: { processing: n('processing'), processed: n('processed'), failed: n('failed') } };
 }
 
 export type ItemStatus = 'processing' | 'completed' | 'failed';

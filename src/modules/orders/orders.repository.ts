@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { DB, OrdersTable, OrderStatus } from '../../db/types.ts';
 import { idIn } from '../../db/sql.ts';
 
@@ -121,19 +121,34 @@ export interface NewOrder {
 }
 
 export async function insertOrder(trx: Transaction<DB>, order: NewOrder): Promise<number> {
-  const row = await trx
-    .insertInto('orders')
-    .values({
-      ...order,
-      buyer: JSON.stringify(order.buyer),
-      address: order.address === null ? null : JSON.stringify(order.address),
-      products: JSON.stringify(order.products),
-      promotions: JSON.stringify(order.promotions),
-      history: JSON.stringify(order.history),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await trx.insertInto('orders').values(orderValues(order)).returning('id').executeTakeFirstOrThrow();
   return row.id;
+}
+
+const orderValues = (order: NewOrder) => ({
+  ...order,
+  buyer: JSON.stringify(order.buyer),
+  address: order.address === null ? null : JSON.stringify(order.address),
+  products: JSON.stringify(order.products),
+  promotions: JSON.stringify(order.promotions),
+  history: JSON.stringify(order.history),
+});
+
+/** A new order's id, taken from the table's sequence before the order is written. */
+export async function nextOrderId(db: Executor): Promise<number> {
+  const { rows } = await sql<{ id: string | number }>`select nextval(pg_get_serial_sequence('orders', 'id')) as id`.execute(db);
+  return Number(rows[0]!.id);
+}
+
+/**
+ * The INSERT of an order with its id already taken (nextOrderId), as a statement to run
+ * alongside another. The id column is `generated always`: the sequence's own value is
+ * given back to it with `overriding system value`.
+ */
+export function orderInsert(order: NewOrder & { id: number }): RawBuilder<unknown> {
+  const values = orderValues(order);
+  const names = (Object.keys(values) as (keyof typeof values)[]).filter((n) => values[n] !== undefined);
+  return sql`insert into orders (${sql.join(names.map((n) => sql.id(n)))}) overriding system value values (${sql.join(names.map((n) => values[n]))})`;
 }
 
 /**

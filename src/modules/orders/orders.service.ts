@@ -10,7 +10,7 @@ import { page } from '../../lib/pagination.ts';
 import { recordNotifications } from '../store-app/store-app.notifications.ts';
 import type { NotificationType } from '../store-app/store-app.notifications.types.ts';
 import { cancelCodes, requireCancelCode, unknownCancelCode } from './cancel-codes.ts';
-import { recordEvent } from '../webhooks/webhooks.events.ts';
+import { recordEvent, recordEventAlongside } from '../webhooks/webhooks.events.ts';
 import * as repo from './orders.repository.ts';
 import type { Order, OrderBatchBody } from './orders.schemas.ts';
 import * as rules from './orders.rules.ts';
@@ -24,7 +24,14 @@ const addressOf = (stored: unknown) =>
   stored && typeof stored === 'object' && 'street' in stored ? (stored as NonNullable<OrderJson['address']>) : null;
 
 /** The order as every API and webhook shows it; its JSON columns were written in this shape. */
-export function orderView(row: repo.OrderRow): OrderJson {
+/** What an order's answer is made of: a stored row, or one about to be written. */
+type OrderViewSource = Omit<repo.OrderRow, 'store_code' | 'supplier_id' | 'store_id' | 'imported' | 'placed_by' | 'updated_at' | 'subtotal' | 'discount_total' | 'total'> & {
+  subtotal: string | number;
+  discount_total: string | number;
+  total: string | number;
+};
+
+export function orderView(row: OrderViewSource): OrderJson {
   return {
     id: row.id,
     status: row.status,
@@ -149,15 +156,19 @@ export async function orderById(db: Kysely<DB>, id: number) {
   return row && { supplierId: row.supplier_id, storeId: row.store_id, view: orderView(row) };
 }
 
-/** Inserts a store's order (PENDING, priced by the caller) and its order.created event; answers the order as stored. */
+/**
+ * Inserts a store's order (PENDING, priced by the caller) and its order.created event;
+ * answers the order as stored. Its id comes from the sequence first, so the answer and the
+ * event's body are built here, from what is written, and the order, its event and the
+ * event's delivery are one statement: written together or not at all (a single statement
+ * is atomic), in one round trip after the id's instead of a transaction's five.
+ */
 export async function placeStoreOrder(db: Kysely<DB>, order: Omit<repo.NewOrder, 'status' | 'external_id' | 'imported'> & { created_at: string }): Promise<OrderJson> {
-  return db.transaction().execute(async (trx) => {
-    const orderId = await repo.insertOrder(trx, { ...order, status: 'PENDING', external_id: null, imported: false });
-    // The order as stored, read once: it is the event's body and the answer.
-    const view = orderView((await repo.findOrder(trx, order.supplier_id, orderId))!);
-    await recordEvent(trx, { supplierId: order.supplier_id, type: 'order.created', orderingKey: `order:${orderId}`, body: view });
-    return view;
-  });
+  const id = await repo.nextOrderId(db);
+  const row = { ...order, id, status: 'PENDING' as const, external_id: null, imported: false };
+  const view = orderView({ ...row, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
+  await recordEventAlongside(db, { supplierId: order.supplier_id, type: 'order.created', orderingKey: `order:${id}`, body: view }, repo.orderInsert(row));
+  return view;
 }
 
 /** The store cancels its order with one of the supplier's STORE codes; records order.cancelled. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { DB, PromotionsTable } from '../../db/types.ts';
-import { compiledOnce, idIn, textIn, byCode } from '../../db/sql.ts';
+import type { DB, PromotionsTable, PromotionType } from '../../db/types.ts';
+import { compiledOnce, containsText, idIn, textIn, byCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -143,6 +143,9 @@ export async function findPromotionWithLinks(db: Executor, supplierId: number, c
 }
 
 export interface ListFilter {
+  /** Part of the code or the name, case-insensitive, taken literally. */
+  search?: string;
+  type?: PromotionType;
   enabled?: boolean;
   /** Keep promotions running on some day on or after `from` ... */
   from?: string;
@@ -152,6 +155,8 @@ export interface ListFilter {
 
 function filtered(db: Executor, supplierId: number, filter: ListFilter) {
   let query = db.selectFrom('promotions').where('supplier_id', '=', supplierId);
+  if (filter.search !== undefined) query = query.where(containsText(['internal_code', 'name'], filter.search));
+  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
   if (filter.enabled !== undefined) query = query.where('enabled', '=', filter.enabled);
   // start..end overlaps from..to: it ends on or after from and starts on or before to.
   if (filter.from !== undefined) query = query.where('end_date', '>=', filter.from);

@@ -52,14 +52,14 @@ export const promotionRoutes =
     app.get('/promotion/:code', {
       config: read,
       schema: { tags, summary: 'One promotion', params: CodeParams, response: { 200: Promotion, ...problems(401, 403, 404) } },
-      handler: (request) => getPromotion(deps.db, supplierOf(request).supplierId, request.params.code, ctx()),
+      handler: (request) => getPromotion(deps.db, supplierOf(request).supplierId, request.params.code, { ...ctx(), cache: deps.storeCache }),
     });
 
     app.get('/promotion', {
       config: read,
       schema: {
         tags,
-        summary: 'Promotions by start date, then code; from/to keep those whose start..end overlaps from..to',
+        summary: 'Promotions by start date, then code; from/to keep those whose start..end overlaps from..to; search in code and name; type',
         querystring: PromotionListQuery,
         response: { 200: PromotionPage, ...problems(400, 401, 403) },
       },

@@ -2,7 +2,7 @@
 // (types, formats, ranges); the rules between fields and the references to products and
 // groupers live in promotions.rules.ts, so a batch fails only the item that breaks them.
 import { Type } from 'typebox';
-import { Code, Description, MAX_MONEY, Name, Nullable, Page, PageQuery, Timestamp, Url } from '../../http/common.schemas.ts';
+import { Code, Description, MAX_MONEY, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Url } from '../../http/common.schemas.ts';
 import { ImageFields } from '../images/images.schemas.ts';
 
 const MAX_TIERS = 100;
@@ -128,14 +128,16 @@ export const PromotionBatchBody = Type.Object({
   remove: Type.Optional(Type.Object({ internalCodes: Type.Array(Code()) })),
 });
 
+export const PromotionType = Type.Union([Type.Literal('DISCOUNT_SIMPLE'), Type.Literal('DISCOUNT_MULTIPLE'), Type.Literal('BONUS_INDIVIDUAL'), Type.Literal('BONUS_CROSSED')]);
+
 export const PromotionListQuery = Type.Object({
+  ...SearchQuery,
+  type: Type.Optional(PromotionType),
   enabled: Type.Optional(Type.Boolean()),
   from: Type.Optional(CalendarDate('keep promotions running on or after this day')),
   to: Type.Optional(CalendarDate('keep promotions running on or before this day')),
   ...PageQuery,
 });
-
-export const PromotionType = Type.Union([Type.Literal('DISCOUNT_SIMPLE'), Type.Literal('DISCOUNT_MULTIPLE'), Type.Literal('BONUS_INDIVIDUAL'), Type.Literal('BONUS_CROSSED')]);
 
 /**
  * A promotion as stored (the base of the views): the body's fields the pricing reads, with

@@ -136,6 +136,13 @@ type Linked = ReturnType<typeof linked>;
 export interface ViewContext {
   today: string;
   publicUrl: string;
+  /**
+   * Where a promotion as stored may be kept between requests (the process's read cache,
+   * src/modules/store-app/store-app.cache.ts: forgotten when any promotion table changes, in
+   * this process before a write is answered, in the others by NOTIFY). Its image state is
+   * read per request: the image worker makes images ready on its own time.
+   */
+  cache?: { get<T>(key: string, compute: () => Promise<T>): Promise<T> };
 }
 
 async function views(db: Kysely<DB>, supplierId: number, linked: Linked[], ctx: ViewContext) {
@@ -168,7 +175,8 @@ function view({ row, products, grouperCodes }: Linked, today: string, image: Ima
 }
 
 export async function getPromotion(db: Kysely<DB>, supplierId: number, code: string, ctx: ViewContext) {
-  const found = await repo.findPromotionWithLinks(db, supplierId, code);
+  const read = () => repo.findPromotionWithLinks(db, supplierId, code);
+  const found = await (ctx.cache ? ctx.cache.get(`promotion:${supplierId}:${code}`, read) : read());
   if (!found) throw notFound('promotion', code);
   const { products, groupers, ...row } = found;
   const [shown] = await views(db, supplierId, [linked(row, products, groupers)], ctx);
@@ -183,7 +191,7 @@ export async function setPromotionStatus(db: Kysely<DB>, supplierId: number, cod
 export async function listPromotions(
   db: Kysely<DB>,
   supplierId: number,
-  query: { enabled?: boolean; from?: string; to?: string; take: number; page: number },
+  query: { search?: string; type?: PromotionType; enabled?: boolean; from?: string; to?: string; take: number; page: number },
   ctx: ViewContext,
 ) {
   if (query.from !== undefined && query.to !== undefined && query.to < query.from) {

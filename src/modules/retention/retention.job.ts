@@ -23,6 +23,10 @@ export interface RetentionKind {
 }
 
 export const retentionKinds: RetentionKind[] = [
+  // File imports before their batches: their parts (each carries up to 1,000 rows, so a
+  // fiftieth of the chunk), then the imports left without parts.
+  { name: 'import parts', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteOldImportParts(db, days, Math.max(1, Math.floor(limit / 50))) },
+  { name: 'imports', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteOldImports(db, days, limit) },
   // Results first, a chunk of rows at a time; then the batches left without results (a
   // batch row carries its items, so a fiftieth of the chunk of those).
   { name: 'batch item results', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteFinishedBatchResults(db, days, limit) },

@@ -14,6 +14,40 @@ async function deleted(db: Kysely<DB>, statement: RawBuilder<unknown>): Promise<
 const cutoff = (days: number) => sql`now() - make_interval(days => ${days})`;
 
 
+/** The imports past their retention: uploaded before the cutoff, and every batch of theirs finished before it. */
+const oldImports = (days: number) => sql`
+  select i.id from imports i
+   where i.created_at < ${cutoff(days)}
+     and not exists (
+       select 1 from import_parts p join batches b on b.id = p.batch_id
+        where p.import_id = i.id and (b.finished_at is null or b.finished_at >= ${cutoff(days)}))`;
+
+/**
+ * The parts of file imports past their retention (src/modules/imports), `limit` rows per
+ * statement: an import of a large file has a part per 1,000 rows, each holding those rows,
+ * so they go in bounded chunks before the import row itself.
+ */
+export async function deleteOldImportParts(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from import_parts where (import_id, part) in (
+      select p.import_id, p.part from import_parts p
+       where p.import_id in (${oldImports(days)})
+       limit ${limit} for update skip locked)`);
+}
+
+/**
+ * File imports past their retention whose parts are gone (deleteOldImportParts runs first):
+ * they go before their batches, which the next kinds remove, so an import never outlives them.
+ */
+export async function deleteOldImports(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from imports where id in (
+      select i.id from imports i
+       where i.id in (${oldImports(days)})
+         and not exists (select 1 from import_parts p where p.import_id = i.id)
+       limit ${limit} for update skip locked)`);
+}
+
 /**
  * The item results of finished batches, `limit` rows per statement: a batch may hold
  * thousands of them, so they go in bounded chunks before the batch row itself.

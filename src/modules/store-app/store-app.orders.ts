@@ -35,8 +35,9 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
   const result = priceCart(pricingInput);
   const refusal = refusalOf(result);
   if (refusal) throw refusal;
-  // The buyer as the supplier knows them: never what another supplier registered.
-  const person = await buyerOf(ctx.db, store.id, personId);
+  // The buyer as the supplier knows them: never what another supplier registered (kept in
+  // the store cache: store_users and people announce their changes).
+  const person = await ctx.cache.get(`buyer:${store.id}:${personId}`, () => buyerOf(ctx.db, store.id, personId));
   const lines: OrderLine[] = result.lines.map((l) => {
     if ('error' in l) throw new Error('a refused line reached placement');
     return { internalCode: l.productInternalCode, name: pricingInput.names.get(l.productInternalCode) ?? null, units: l.units, quantity: l.quantity, unitPrice: l.unitPrice, subtotal: l.subtotal, discount: l.discount, total: l.total, deliveredQuantity: 0, returnedQuantity: 0 };

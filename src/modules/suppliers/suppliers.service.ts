@@ -110,11 +110,22 @@ export async function configureWebhook(db: Kysely<DB>, supplierId: number, input
   return { baseUrl: row.base_url, enabled: row.enabled, secret: row.secret };
 }
 
+/**
+ * A new signing secret, answered once; the current one moves to previous_secret and signs
+ * beside it for WEBHOOK_SECRET_GRACE_SECONDS. A webhook never set has no secret to rotate:
+ * 409 WEBHOOK_NOT_CONFIGURED (the supplier exists; its webhook does not yet).
+ */
 export async function rotateWebhookSecret(db: Kysely<DB>, supplierId: number) {
   await requireSupplier(db, supplierId);
   const row = await repo.rotateWebhookSecret(db, supplierId, newWebhookSecret(), WEBHOOK_SECRET_GRACE_SECONDS);
-  if (!row) throw fieldError('NOT_FOUND', '/params/supplierId', `supplier ${supplierId} has no webhook configured`);
+  if (!row) throw new AppError('WEBHOOK_NOT_CONFIGURED', 'the supplier has no webhook yet: set its URL first (PUT /webhook, or PUT /admin/suppliers/{supplierId}/webhook)');
   return { secret: row.secret };
+}
+
+/** An operator's read of a supplier's credentials names its supplier, which must exist. */
+export async function listSupplierCredentials(db: Kysely<DB>, supplierId: number, query: { revoked?: boolean; take: number; page: number }) {
+  await requireSupplier(db, supplierId);
+  return listCredentials(db, supplierId, query);
 }
 
 export async function updateSettings(db: Kysely<DB>, supplierId: number, input: { minimumOrder: number | null }) {

@@ -2,10 +2,10 @@
 // written in the caller's transaction, beside the change that causes it, so the event
 // exists if and only if the change committed (never "commit, then enqueue").
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
-import { insertEvent, type RecordedEvent } from './webhooks.repository.ts';
+import { insertEvent, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
 
 /** Every outgoing call: its `x-event-type` and the fixed path appended to the supplier's base URL (src/modules/webhooks/README.md). */
 export const WEBHOOK_EVENTS = {
@@ -49,10 +49,24 @@ export type { RecordedEvent };
  * then it waits (a webhook configured later still receives it).
  */
 export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput): Promise<RecordedEvent> {
+  return insertEvent(trx, eventRow(input));
+}
+
+/**
+ * Records an event and its first delivery in one statement with the caller's own write
+ * (`alongside`, a data-modifying statement such as the INSERT of the order the event is
+ * about): both are written or neither, with no transaction around them. For a change
+ * that is a single INSERT, where BEGIN and COMMIT would be two of four round trips.
+ */
+export async function recordEventAlongside(db: Kysely<DB>, input: WebhookEventInput, alongside: RawBuilder<unknown>): Promise<RecordedEvent> {
+  return insertEvent(db, eventRow(input), alongside);
+}
+
+function eventRow(input: WebhookEventInput): NewEventRow {
   const path = WEBHOOK_EVENTS[input.type];
   if (!path) throw new Error(`unknown webhook event type ${input.type}`);
   if (input.path !== undefined && input.path !== path) throw new Error(`${input.type} is sent to ${path}, not ${input.path}`);
   const body = JSON.stringify(input.body);
   if (body === undefined) throw new Error('a webhook event needs a JSON body');
-  return insertEvent(trx, { supplierId: input.supplierId, messageId: newMessageId(), type: input.type, path, orderingKey: input.orderingKey, body, maxAttempts: MAX_ATTEMPTS, traceparent: currentTraceparent() });
+  return { supplierId: input.supplierId, messageId: newMessageId(), type: input.type, path, orderingKey: input.orderingKey, body, maxAttempts: MAX_ATTEMPTS, traceparent: currentTraceparent() };
 }

@@ -1,5 +1,5 @@
 // Every SQL statement of the webhook outbox: events, deliveries, attempts.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, WebhookDeliveryStatus } from '../../db/types.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -25,11 +25,16 @@ export interface NewEventRow {
   traceparent?: string | null;
 }
 
-/** An event and its first delivery, in one statement (kept simple: it is planned on every call). */
-export async function insertEvent(db: Executor, r: NewEventRow): Promise<RecordedEvent> {
+/**
+ * An event and its first delivery, in one statement (kept simple: it is planned on every
+ * call). `alongside`, when given, is the caller's own data-modifying statement (the order
+ * the event is about) run as part of the same statement: all of it is written or none,
+ * without a transaction's BEGIN and COMMIT.
+ */
+export async function insertEvent(db: Executor, r: NewEventRow, alongside?: RawBuilder<unknown>): Promise<RecordedEvent> {
   const lease = r.leaseOwner === undefined ? sql`null::timestamptz` : sql`now() + make_interval(secs => ${r.leaseSeconds ?? 0})`;
   const result = await sql<{ event_id: number; delivery_id: number }>`
-    with e as (
+    with ${alongside ? sql`alongside as (${alongside}),` : sql``} e as (
       insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
       values (${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${r.orderingKey}, ${r.body})
       returning supplier_id, id)

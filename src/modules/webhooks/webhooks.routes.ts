@@ -1,17 +1,23 @@
-// The delivery log, replays and test pings: the supplier's own (scoped) and the operators'
-// (under /admin, for every supplier).
+// The webhook's settings, the delivery log, replays and test pings: the supplier's own
+// (scoped) and the operators' (under /admin, for every supplier). Setting the URL and
+// rotating the secret call the same service functions as the admin routes
+// (../suppliers/suppliers.service.ts), so the rules (a secret made once, the rotated-out one
+// signing 24 h more, replays without the secret) are written once.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
 import { Page, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { SupplierIdParams } from '../admin/admin.schemas.ts';
+import { Secret, SupplierIdParams, Webhook, WebhookBody } from '../admin/admin.schemas.ts';
+import { configureWebhook, rotateWebhookSecret } from '../suppliers/suppliers.service.ts';
 import { Delivery, DeliveryIdParams, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
-import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, webhookSettings } from './webhooks.service.ts';
+import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, supplierWebhookSettings, webhookSettings } from './webhooks.service.ts';
 import { audited } from '../../http/audit.ts';
 import { findDelivery } from './webhooks.log.repository.ts';
 
 const tags = ['webhooks'];
 const admin = { auth: 'admin' } as const;
+// Answers that carry the signing secret: an Idempotency-Key replay leaves it out (src/http/idempotency.ts).
+const secretWrite = { auth: 'supplier', scope: 'supplier/webhook.write', audit: 'webhook', secretFields: ['secret'] } as const;
 
 export const webhookRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -27,6 +33,31 @@ export const webhookRoutes =
         response: { 200: WebhookSettings, ...problems(401, 403) },
       },
       handler: (request) => webhookSettings(db, supplierOf(request).supplierId, deps.clock.now()),
+    });
+
+    app.put('/webhook', {
+      config: secretWrite,
+      schema: {
+        tags,
+        summary: "Set the supplier's own webhook base URL and state; the answer carries the signing secret",
+        description:
+          'The same operation as PUT /admin/suppliers/{supplierId}/webhook: the first call makes the secret, later calls change the URL and state and answer the secret the webhook has. ' +
+          'An Idempotency-Key replay answers without the secret (`note` instead). The address is checked when a call is sent (refused addresses fail the attempt).',
+        body: WebhookBody,
+        response: { 200: Webhook, ...problems(400, 401, 403) },
+      },
+      handler: (request) => audited(deps, request, (db) => configureWebhook(db, supplierOf(request).supplierId, request.body)),
+    });
+
+    app.post('/webhook/rotate-secret', {
+      config: secretWrite,
+      schema: {
+        tags,
+        summary: 'Rotate the signing secret: the new one is answered once, the old one signs beside it for 24 h',
+        description: 'An Idempotency-Key replay answers without the secret (`note` instead). A supplier whose webhook was never set answers 409 WEBHOOK_NOT_CONFIGURED.',
+        response: { 200: Secret, ...problems(401, 403, 409) },
+      },
+      handler: (request) => audited(deps, request, (db) => rotateWebhookSecret(db, supplierOf(request).supplierId)),
     });
 
     app.get('/webhook/deliveries', {
@@ -60,6 +91,17 @@ export const webhookRoutes =
         response: { 200: Delivery, ...problems(401, 403, 409) },
       },
       handler: (request) => sendTestPing(ping, supplierOf(request).supplierId),
+    });
+
+    app.get('/admin/suppliers/:supplierId/webhook', {
+      config: admin,
+      schema: {
+        tags: ['admin'],
+        summary: "A supplier's webhook settings: URL and state, never the secret",
+        params: SupplierIdParams,
+        response: { 200: WebhookSettings, ...problems(400, 401, 404) },
+      },
+      handler: (request) => supplierWebhookSettings(db, request.params.supplierId, deps.clock.now()),
     });
 
     app.get('/admin/suppliers/:supplierId/webhook/deliveries', {

@@ -80,7 +80,7 @@ export async function sendTestPing(ctx: PingContext, supplierId: number) {
   const supplier = await requireSupplier(ctx.db, supplierId);
   const webhook = await log.findWebhook(ctx.db, supplierId);
   if (!webhook?.base_url) {
-    throw new AppError('WEBHOOK_NOT_CONFIGURED', 'the supplier has no webhook base URL; an operator sets it with PUT /admin/suppliers/{supplierId}/webhook');
+    throw new AppError('WEBHOOK_NOT_CONFIGURED', 'the supplier has no webhook base URL; set it with PUT /webhook (operators: PUT /admin/suppliers/{supplierId}/webhook)');
   }
   const owner = `ping-${randomUUID()}`;
   const body = JSON.stringify({ type: 'ping', supplierCode: supplier.code, at: ctx.clock.now().toISOString() });
@@ -107,12 +107,18 @@ export async function listSupplierDeliveries(db: Kysely<DB>, supplierId: number,
 }
 
 /**
- * The supplier's webhook settings, without the secret (shown once, when an operator sets
- * or rotates it). A supplier never configured answers baseUrl null and enabled false, as
+ * The supplier's webhook settings, without the secret (shown once, when the supplier or an
+ * operator sets the URL or rotates it). A supplier never configured answers baseUrl null and enabled false, as
  * a fresh one is. `previousSecretExpiresAt`: while a rotated-out secret still signs.
  */
 export async function webhookSettings(db: Kysely<DB>, supplierId: number, now: Date) {
   const w = await log.findWebhookSettings(db, supplierId);
   const overlap = w?.previous_secret_expires_at && w.previous_secret_expires_at > now ? w.previous_secret_expires_at : null;
   return { baseUrl: w?.base_url ?? null, enabled: w?.enabled ?? false, previousSecretExpiresAt: iso(overlap), updatedAt: iso(w?.updated_at ?? null) };
+}
+
+/** An operator's read of a supplier's webhook settings names its supplier, which must exist. */
+export async function supplierWebhookSettings(db: Kysely<DB>, supplierId: number, now: Date) {
+  await requireSupplier(db, supplierId);
+  return webhookSettings(db, supplierId, now);
 }

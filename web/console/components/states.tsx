@@ -1,4 +1,5 @@
 // The states every page shows the same way: loading, empty, error, and a done notice.
+import type { UseQueryResult } from '@tanstack/react-query';
 import { errorText } from '../lib/api.ts';
 import { useT } from '../i18n.ts';
 
@@ -56,4 +57,15 @@ export function Pager({ page, totalPages, total, go }: { page: number; totalPage
       </button>
     </nav>
   );
+}
+
+/**
+ * A page of a list query, once it is there: the loading skeleton while it is pending, the
+ * error with a retry, `empty` when the page has no rows, else `children` with the page.
+ */
+export function Listed<P extends { data: readonly unknown[] }>({ query, empty, children }: { query: UseQueryResult<P>; empty: React.ReactNode; children: (page: P) => React.ReactNode }) {
+  if (query.isPending) return <Loading />;
+  if (query.error) return <ErrorBox error={query.error} retry={() => void query.refetch()} />;
+  if (query.data.data.length === 0) return <Empty>{empty}</Empty>;
+  return children(query.data);
 }

@@ -25,6 +25,15 @@ export type StoreUserFound = ConsoleResponse<'/admin/store-users', 'get'>;
 export type Ticket = ConsoleResponse<'/support/ticket/{id}', 'get'>;
 export type TicketStatus = Ticket['status'];
 export type Batch = ConsoleResponse<'/batch', 'get'>['data'][number];
+// Batches, audit log, webhook settings, the operators' supplier page.
+export type BatchItem = ConsoleResponse<'/batch/{uuid}/detail', 'get'>['detail'][number];
+export type AuditEntry = ConsoleResponse<'/audit', 'get'>['data'][number];
+export type WebhookSettings = ConsoleResponse<'/webhook', 'get'>;
+
+// Imports.
+export type Import = ConsoleResponse<'/import/{id}', 'get'>;
+export type ImportKind = ConsoleResponse<'/import/kinds', 'get'>[number];
+export type FailedRow = ConsoleResponse<'/import/{id}/failures', 'get'>['data'][number];
 
 export const ORDER_STATUSES: readonly OrderStatus[] = ['PENDING', 'CONFIRMED', 'DELIVERED', 'RETURNED', 'CANCELLED'];
 export const TICKET_STATUSES: readonly TicketStatus[] = ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED', 'CLOSED'];
@@ -38,6 +47,16 @@ export const keys = {
   tickets: (q: object) => ['tickets', q] as const,
   ticket: (id: number) => ['ticket', id] as const,
   batches: (q: object) => ['batches', q] as const,
+  batch: (uuid: string) => ['batch', uuid] as const,
+  batchDetail: (uuid: string, q: object) => ['batch-detail', uuid, q] as const,
+  audit: (q: object) => ['audit', q] as const,
+  supplierCredentials: (id: number, q: object) => ['admin-supplier-credentials', id, q] as const,
+  supplierWebhook: (id: number) => ['admin-supplier-webhook', id] as const,
+  supplierDeliveries: (id: number, q: object) => ['admin-supplier-deliveries', id, q] as const,
+  imports: (q: object) => ['imports', q] as const,
+  import: (id: string) => ['import', id] as const,
+  importFailures: (id: string, q: object) => ['import-failures', id, q] as const,
+  importKinds: ['import-kinds'] as const,
   webhook: ['webhook'] as const,
   deliveries: (q: object) => ['deliveries', q] as const,
   members: ['members'] as const,

@@ -88,7 +88,7 @@ export default function AdminStoreUsers() {
           {found.data.memberships.length === 0 ? (
             <Empty>{t('admin.noMemberships')}</Empty>
           ) : (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table>
                 <thead>
                   <tr>

@@ -1,71 +1,64 @@
-// Operators: one supplier's members, and adding one (its first owner, usually): they get
-// an email inviting them to the console.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
-import { useState } from 'react';
-import { client, keys, ROLES, type Role } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading, Notice } from '../components/states.tsx';
+// Operators: one supplier as the platform sees it: enabling or disabling it (disabled, its
+// credentials and console sessions are refused at once and its stores show as closed), its
+// members and adding one (its first owner, usually: they get an email inviting them to the
+// console), its API credentials (paged on the server, the page in the URL; never a secret)
+// and its webhook's health (the settings, how many deliveries are failing, the last one).
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { client, keys, type Supplier } from '../lib/api.ts';
+import { Empty, ErrorBox, Listed, Loading, Pager } from '../components/states.tsx';
+import { MemberForm } from '../components/MemberForm.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
-export default function AdminSupplier() {
+const CREDENTIALS_TAKE = 10;
+type Search = { page?: number };
+
+function State({ supplier }: { supplier: Supplier }) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: () => client.put('/admin/suppliers/{supplierId}/status', { params: { path: { supplierId: supplier.id } }, body: { enabled: !supplier.enabled } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.suppliers }),
+  });
+  return (
+    <section className="panel" aria-labelledby="supplier-state">
+      <h2 id="supplier-state">{t('admin.state')}</h2>
+      <p>
+        <span className={supplier.enabled ? 'status status-delivered' : 'status status-cancelled'} data-testid="supplier-state">
+          {supplier.enabled ? t('admin.enabled') : t('admin.disabled')}
+        </span>{' '}
+        <span className="help small">{supplier.enabled ? t('adminSupplier.enabledHelp') : t('adminSupplier.disabledHelp')}</span>
+      </p>
+      <button type="button" className={supplier.enabled ? 'danger' : undefined} disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+        {supplier.enabled ? t('admin.disable', { name: supplier.name }) : t('admin.enable', { name: supplier.name })}
+      </button>
+      {toggle.error && <ErrorBox error={toggle.error} />}
+    </section>
+  );
+}
+
+function Members({ supplierId }: { supplierId: number }) {
   const t = useT();
   const f = useFormat();
-  const supplierId = Number(useParams({ from: '/admin/suppliers/$id' }).id);
   const queryClient = useQueryClient();
-  const suppliers = useQuery({ queryKey: keys.suppliers, queryFn: () => client.get('/admin/suppliers') });
   const members = useQuery({
     queryKey: keys.supplierMembers(supplierId),
     queryFn: () => client.get('/admin/suppliers/{supplierId}/members', { params: { path: { supplierId } } }),
   });
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('owner');
-  const add = useMutation({
-    mutationFn: () => client.post('/admin/suppliers/{supplierId}/members', { params: { path: { supplierId } }, body: { email: email.trim(), role } }),
-    onSuccess: () => {
-      setEmail('');
-      void queryClient.invalidateQueries({ queryKey: keys.supplierMembers(supplierId) });
-    },
-  });
-  const supplier = suppliers.data?.find((s) => s.id === supplierId);
   return (
-    <section>
-      <p>
-        <Link to="/admin/suppliers">{t('admin.back')}</Link>
-      </p>
-      <h1>{t('admin.members', { name: supplier ? `${supplier.name} (${supplier.code})` : `#${supplierId}` })}</h1>
-      <form
-        className="panel filters"
-        aria-labelledby="add-member"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}
-      >
-        <h2 id="add-member" className="full">
-          {t('admin.addMember')}
-        </h2>
-        <div>
-          <label htmlFor="member-email">{t('admin.email')}</label>
-          <input id="member-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </div>
-        <div>
-          <label htmlFor="member-role">{t('role.label')}</label>
-          <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {t(`role.${r}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="primary" disabled={add.isPending}>
-          {t('admin.addMember')}
-        </button>
-        <div className="full">
-          {add.isSuccess && <Notice>{t('admin.added', { email: add.data.email })}</Notice>}
-          {add.error && <ErrorBox error={add.error} />}
-        </div>
-      </form>
+    <section aria-labelledby="supplier-members">
+      <h2 id="supplier-members">{t('adminSupplier.members')}</h2>
+      <MemberForm
+        id="add-member"
+        heading="h3"
+        title={t('admin.addMember')}
+        emailLabel={t('admin.email')}
+        submit={t('admin.addMember')}
+        done={(email) => t('admin.added', { email })}
+        firstRole="owner"
+        send={(body) => client.post('/admin/suppliers/{supplierId}/members', { params: { path: { supplierId } }, body })}
+        added={() => void queryClient.invalidateQueries({ queryKey: keys.supplierMembers(supplierId) })}
+      />
       {members.isPending ? (
         <Loading />
       ) : members.error ? (
@@ -73,7 +66,7 @@ export default function AdminSupplier() {
       ) : members.data.length === 0 ? (
         <Empty>{t('admin.noMembers')}</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -93,6 +86,166 @@ export default function AdminSupplier() {
             </tbody>
           </table>
         </div>
+      )}
+    </section>
+  );
+}
+
+function Credentials({ supplierId, page, go }: { supplierId: number; page: number; go: (page: number | undefined) => void }) {
+  const t = useT();
+  const f = useFormat();
+  const query = { page, take: CREDENTIALS_TAKE };
+  const credentials = useQuery({
+    queryKey: keys.supplierCredentials(supplierId, query),
+    queryFn: () => client.get('/admin/suppliers/{supplierId}/credentials', { params: { path: { supplierId }, query } }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section aria-labelledby="supplier-credentials">
+      <h2 id="supplier-credentials">{t('adminSupplier.credentials')}</h2>
+      <Listed query={credentials} empty={t('adminSupplier.noCredentials')}>
+        {(found) => (
+          <>
+              <div className="table-wrap" tabIndex={0}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('credentials.clientId')}</th>
+                      <th scope="col">{t('credentials.scopes')}</th>
+                      <th scope="col">{t('credentials.created')}</th>
+                      <th scope="col">{t('credentials.state')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {found.data.map((c) => (
+                      <tr key={c.clientId} data-credential={c.clientId}>
+                        <td>
+                          <code>{c.clientId}</code>
+                        </td>
+                        <td>
+                          <details>
+                            <summary>{t('adminSupplier.scopeCount', { count: c.scopes.length })}</summary>
+                            <ul className="scopes">
+                              {c.scopes.map((s) => (
+                                <li key={s}>
+                                  <code>{s}</code>
+                                </li>
+                              ))}
+                            </ul>
+                          </details>
+                        </td>
+                        <td>{f.dateTime(c.createdAt)}</td>
+                        <td>{c.revokedAt ? t('credentials.revokedAt', { at: f.dateTime(c.revokedAt) }) : t('credentials.live')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
+          </>
+        )}
+      </Listed>
+    </section>
+  );
+}
+
+function WebhookHealth({ supplierId }: { supplierId: number }) {
+  const t = useT();
+  const f = useFormat();
+  const settings = useQuery({
+    queryKey: keys.supplierWebhook(supplierId),
+    queryFn: () => client.get('/admin/suppliers/{supplierId}/webhook', { params: { path: { supplierId } } }),
+  });
+  // Counts are the `total` of one-row pages of the delivery log: failing ones, and the latest of all.
+  const failingQuery = { failing: true, page: 1, take: 1 };
+  const failing = useQuery({
+    queryKey: keys.supplierDeliveries(supplierId, failingQuery),
+    queryFn: () => client.get('/admin/suppliers/{supplierId}/webhook/deliveries', { params: { path: { supplierId }, query: failingQuery } }),
+  });
+  const latestQuery = { page: 1, take: 1 };
+  const latest = useQuery({
+    queryKey: keys.supplierDeliveries(supplierId, latestQuery),
+    queryFn: () => client.get('/admin/suppliers/{supplierId}/webhook/deliveries', { params: { path: { supplierId }, query: latestQuery } }),
+  });
+  const all = [settings, failing, latest];
+  const failed = all.find((q) => q.error);
+  const last = latest.data?.data[0];
+  const lastAnswer = last ? (last.lastStatusCode !== null ? `HTTP ${last.lastStatusCode}` : (last.lastError ?? '—')) : undefined;
+  return (
+    <section className="panel" aria-labelledby="supplier-webhook">
+      <h2 id="supplier-webhook">{t('adminSupplier.webhook')}</h2>
+      {failed ? (
+        <ErrorBox error={failed.error} retry={() => all.forEach((q) => void q.refetch())} />
+      ) : !settings.data || !failing.data || !latest.data ? (
+        <Loading rows={2} />
+      ) : (
+        <dl className="facts" data-testid="webhook-health">
+          <dt>{t('webhooks.url')}</dt>
+          <dd>
+            <code>{settings.data.baseUrl ?? t('webhooks.none')}</code>
+          </dd>
+          <dt>{t('webhooks.state')}</dt>
+          <dd data-testid="webhook-state">{settings.data.enabled ? t('webhooks.on') : t('webhooks.off')}</dd>
+          {settings.data.updatedAt && (
+            <>
+              <dt>{t('webhooks.updated')}</dt>
+              <dd>{f.dateTime(settings.data.updatedAt)}</dd>
+            </>
+          )}
+          {settings.data.previousSecretExpiresAt && (
+            <>
+              <dt>{t('webhooks.previousSecret')}</dt>
+              <dd>{t('webhooks.previousUntil', { at: f.dateTime(settings.data.previousSecretExpiresAt) })}</dd>
+            </>
+          )}
+          <dt>{t('adminSupplier.failing')}</dt>
+          <dd>
+            <span className={failing.data.total > 0 ? 'status delivery-failed' : 'status delivery-delivered'} data-testid="failing-deliveries">
+              {f.number(failing.data.total)}
+            </span>
+          </dd>
+          <dt>{t('adminSupplier.lastDelivery')}</dt>
+          <dd data-testid="last-delivery">
+            {last ? (
+              <>
+                <span className={`status delivery-${last.status}`}>{t(`delivery.${last.status}`)}</span> <code>{last.eventType}</code> · {f.dateTime(last.createdAt)} · {lastAnswer}
+              </>
+            ) : (
+              t('adminSupplier.noDeliveries')
+            )}
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+export default function AdminSupplier() {
+  const t = useT();
+  const supplierId = Number(useParams({ from: '/admin/suppliers/$id' }).id);
+  const search = useSearch({ from: '/admin/suppliers/$id' }) as Search;
+  const navigate = useNavigate();
+  const suppliers = useQuery({ queryKey: keys.suppliers, queryFn: () => client.get('/admin/suppliers') });
+  const supplier = suppliers.data?.find((s) => s.id === supplierId);
+  return (
+    <section>
+      <p>
+        <Link to="/admin/suppliers">{t('admin.back')}</Link>
+      </p>
+      <h1>{supplier ? `${supplier.name} (${supplier.code})` : t('adminSupplier.title', { id: supplierId })}</h1>
+      {suppliers.isPending ? (
+        <Loading rows={1} />
+      ) : suppliers.error ? (
+        <ErrorBox error={suppliers.error} retry={() => void suppliers.refetch()} />
+      ) : !supplier ? (
+        <Empty>{t('adminSupplier.notFound')}</Empty>
+      ) : (
+        <>
+          <State supplier={supplier} />
+          <Members supplierId={supplierId} />
+          <Credentials supplierId={supplierId} page={search.page ?? 1} go={(page) => void navigate({ to: '/admin/suppliers/$id', params: { id: String(supplierId) }, search: { page } })} />
+          <WebhookHealth supplierId={supplierId} />
+        </>
       )}
     </section>
   );

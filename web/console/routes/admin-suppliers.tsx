@@ -97,7 +97,7 @@ export default function AdminSuppliers() {
       ) : suppliers.data.length === 0 ? (
         <Empty>{t('admin.empty')}</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>

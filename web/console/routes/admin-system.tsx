@@ -27,7 +27,7 @@ export default function AdminSystem() {
         <dd>{s.database === 'postgres' ? 'PostgreSQL' : t('system.embedded')}</dd>
       </dl>
       <h2>{t('system.queues')}</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table data-testid="queues">
           <thead>
             <tr>
@@ -55,7 +55,7 @@ export default function AdminSystem() {
       {s.failingDeliveries.length === 0 ? (
         <Empty>{t('system.noFailing')}</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="failing">
             <thead>
               <tr>

@@ -4,7 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, keys, useCan, type Credential } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading, Pager } from '../components/states.tsx';
+import { ErrorBox, Listed, Pager } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 const TAKE = 25;
@@ -111,37 +111,33 @@ export default function Credentials() {
           </select>
         </div>
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.error ? (
-        <ErrorBox error={list.error} retry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 ? (
-        <Empty>{t('credentials.empty')}</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('credentials.clientId')}</th>
-                  <th scope="col">{t('credentials.scopes')}</th>
-                  <th scope="col">{t('credentials.created')}</th>
-                  <th scope="col">{t('credentials.state')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('members.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((c) => (
-                  <Row key={c.clientId} c={c} canWrite={canWrite} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={list.data.page} totalPages={list.data.totalPages} total={list.data.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-        </>
-      )}
+      <Listed query={list} empty={t('credentials.empty')}>
+        {(found) => (
+          <>
+              <div className="table-wrap" tabIndex={0}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('credentials.clientId')}</th>
+                      <th scope="col">{t('credentials.scopes')}</th>
+                      <th scope="col">{t('credentials.created')}</th>
+                      <th scope="col">{t('credentials.state')}</th>
+                      <th scope="col">
+                        <span className="visually-hidden">{t('members.actions')}</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {found.data.map((c) => (
+                      <Row key={c.clientId} c={c} canWrite={canWrite} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+          </>
+        )}
+      </Listed>
     </section>
   );
 }

@@ -3,55 +3,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client, keys, ROLES, useCan, useMe, type Member, type Role } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading, Notice } from '../components/states.tsx';
+import { Empty, ErrorBox, Loading } from '../components/states.tsx';
+import { MemberForm } from '../components/MemberForm.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 function Invite() {
   const t = useT();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('agent');
-  const invite = useMutation({
-    mutationFn: () => client.post('/member', { body: { email: email.trim(), role } }),
-    onSuccess: () => {
-      setEmail('');
-      void queryClient.invalidateQueries({ queryKey: keys.members });
-    },
-  });
   return (
-    <form
-      className="panel filters"
-      aria-labelledby="invite"
-      onSubmit={(e) => {
-        e.preventDefault();
-        invite.mutate();
-      }}
-    >
-      <h2 id="invite" className="full">
-        {t('members.inviteTitle')}
-      </h2>
-      <div>
-        <label htmlFor="invite-email">{t('members.email')}</label>
-        <input id="invite-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      </div>
-      <div>
-        <label htmlFor="invite-role">{t('role.label')}</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {t(`role.${r}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className="primary" disabled={invite.isPending}>
-        {t('members.invite')}
-      </button>
-      <div className="full">
-        {invite.isSuccess && <Notice>{t('members.invited', { email: invite.data.email })}</Notice>}
-        {invite.error && <ErrorBox error={invite.error} />}
-      </div>
-    </form>
+    <MemberForm
+      id="invite"
+      heading="h2"
+      title={t('members.inviteTitle')}
+      emailLabel={t('members.email')}
+      submit={t('members.invite')}
+      done={(email) => t('members.invited', { email })}
+      firstRole="agent"
+      send={(body) => client.post('/member', { body })}
+      added={() => void queryClient.invalidateQueries({ queryKey: keys.members })}
+    />
   );
 }
 
@@ -118,7 +88,7 @@ export default function Members() {
       ) : members.data.length === 0 ? (
         <Empty>{t('members.empty')}</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>

@@ -1,5 +1,6 @@
 // One order: its lines and history, and what the role may do with it now (confirm with a
-// delivery date, deliver in whole or in part, cancel with one of the supplier's codes).
+// delivery date, deliver in whole or in part, return in whole or in part, cancel with one
+// of the supplier's codes).
 // The buttons show only when the role's scopes allow the call; the service checks anyway.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
@@ -11,6 +12,7 @@ import { useFormat, useT } from '../i18n.ts';
 type Operation =
   | { op: 'confirm'; body: { deliveryDate?: string } }
   | { op: 'deliver'; body: { complete?: boolean; products?: { internalCode: string; units: number; quantity: number }[] } }
+  | { op: 'return'; body: { complete?: boolean; products?: { internalCode: string; units: number; quantity: number }[]; reason?: string } }
   | { op: 'cancel'; body: { cancelCode: string; message?: string } };
 
 function useOperate(id: number) {
@@ -21,6 +23,7 @@ function useOperate(id: number) {
       const params = { path: { id } };
       if (o.op === 'confirm') return client.post('/order/{id}/confirm', { params, body: o.body });
       if (o.op === 'deliver') return client.post('/order/{id}/deliver', { params, body: o.body });
+      if (o.op === 'return') return client.post('/order/{id}/return', { params, body: o.body });
       return client.post('/order/{id}/cancel', { params, body: o.body });
     },
     onSuccess: (order) => {
@@ -30,12 +33,47 @@ function useOperate(id: number) {
   });
 }
 
+type Line = Order['products'][number];
+const lineKey = (l: Line) => `${l.internalCode}/${l.units}`;
+
+/** The lines and quantities a partial delivery or return names (lines left at 0 are not sent). */
+const chosen = (order: Order, quantities: Record<string, number>) =>
+  order.products.map((l) => ({ internalCode: l.internalCode, units: l.units, quantity: quantities[lineKey(l)] ?? 0 })).filter((p) => p.quantity > 0);
+
+/** A quantity for each line that still allows one (`most`: what is left to deliver or to return), kept between 0 and it. */
+function LineQuantities(props: { lines: Line[]; most: (l: Line) => number; label: (name: string) => string; id: string; quantities: Record<string, number>; change: (q: Record<string, number>) => void }) {
+  const t = useT();
+  const { most, quantities } = props;
+  return (
+    <>
+      {props.lines
+        .filter((l) => most(l) > 0)
+        .map((l) => (
+          <div key={lineKey(l)} className="qty">
+            <label htmlFor={`${props.id}-${lineKey(l)}`}>{props.label(`${l.name ?? l.internalCode} (${t('order.size', { units: l.units })})`)}</label>
+            <input
+              id={`${props.id}-${lineKey(l)}`}
+              type="number"
+              min={0}
+              max={most(l)}
+              value={quantities[lineKey(l)] ?? 0}
+              onChange={(e) => props.change({ ...quantities, [lineKey(l)]: Math.max(0, Math.min(most(l), Number(e.target.value) || 0)) })}
+            />
+          </div>
+        ))}
+    </>
+  );
+}
+
 function Actions({ order }: { order: Order }) {
   const t = useT();
   const operate = useOperate(order.id);
   const [deliveryDate, setDeliveryDate] = useState('');
   const [partial, setPartial] = useState(false);
-  const pending = (line: Order['products'][number]) => line.quantity - line.deliveredQuantity;
+  // What a partial move may take of each line: what is left to deliver, or to return.
+  const pending = (line: Line) => line.quantity - line.deliveredQuantity;
+  const returnable = (line: Line) => line.deliveredQuantity - line.returnedQuantity;
+  const [reason, setReason] = useState('');
   const [quantities, setQuantities] = useState<Record<string, number>>({});
   const [cancelCode, setCancelCode] = useState('');
   const [message, setMessage] = useState('');
@@ -46,7 +84,6 @@ function Actions({ order }: { order: Order }) {
     enabled: cancelling,
     staleTime: 300_000,
   });
-  const lineKey = (l: Order['products'][number]) => `${l.internalCode}/${l.units}`;
 
   return (
     <section className="panel" aria-labelledby="actions">
@@ -84,27 +121,39 @@ function Actions({ order }: { order: Order }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            const products = order.products
-              .map((l) => ({ internalCode: l.internalCode, units: l.units, quantity: quantities[lineKey(l)] ?? 0 }))
-              .filter((p) => p.quantity > 0);
+            const products = chosen(order, quantities);
             operate.mutate({ op: 'deliver', body: { products } });
           }}
         >
-          {order.products.map((l) => (
-            <div key={lineKey(l)} className="qty">
-              <label htmlFor={`deliver-${lineKey(l)}`}>{t('order.deliverQty', { name: `${l.name ?? l.internalCode} (${t('order.size', { units: l.units })})` })}</label>
-              <input
-                id={`deliver-${lineKey(l)}`}
-                type="number"
-                min={0}
-                max={pending(l)}
-                value={quantities[lineKey(l)] ?? 0}
-                onChange={(e) => setQuantities({ ...quantities, [lineKey(l)]: Math.max(0, Math.min(pending(l), Number(e.target.value) || 0)) })}
-              />
-            </div>
-          ))}
+          <LineQuantities lines={order.products} most={pending} label={(name) => t('order.deliverQty', { name })} id="deliver" quantities={quantities} change={setQuantities} />
           <button type="submit" className="primary" disabled={operate.isPending || !Object.values(quantities).some((q) => q > 0)}>
             {t('order.deliverSubmit')}
+          </button>
+        </form>
+      )}
+      {order.status === 'DELIVERED' && (
+        <div className="actions">
+          <button type="button" disabled={operate.isPending} onClick={() => operate.mutate({ op: 'return', body: { complete: true } })}>
+            {t('order.returnAll')}
+          </button>
+          <button type="button" aria-expanded={partial} onClick={() => setPartial(!partial)}>
+            {t('order.returnPart')}
+          </button>
+        </div>
+      )}
+      {order.status === 'DELIVERED' && partial && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const products = chosen(order, quantities);
+            operate.mutate({ op: 'return', body: { products, ...(reason.trim() ? { reason: reason.trim() } : {}) } });
+          }}
+        >
+          <LineQuantities lines={order.products} most={returnable} label={(name) => t('order.returnQty', { name })} id="return" quantities={quantities} change={setQuantities} />
+          <label htmlFor="return-reason">{t('order.returnReason')}</label>
+          <textarea id="return-reason" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <button type="submit" className="primary" disabled={operate.isPending || !Object.values(quantities).some((q) => q > 0)}>
+            {t('order.returnSubmit')}
           </button>
         </form>
       )}
@@ -161,7 +210,8 @@ export default function OrderPage() {
   if (order.isPending) return <Loading />;
   if (order.error) return <ErrorBox error={order.error} retry={() => void order.refetch()} />;
   const o = order.data;
-  const open = o.status === 'PENDING' || o.status === 'CONFIRMED';
+  // Moves the service allows from here: confirm, deliver or cancel while open; return once delivered.
+  const open = o.status === 'PENDING' || o.status === 'CONFIRMED' || o.status === 'DELIVERED';
   return (
     <section>
       <p>
@@ -197,7 +247,7 @@ export default function OrderPage() {
       </dl>
       {open && can('supplier/order.write') && <Actions key={o.status} order={o} />}
       <h2>{t('order.lines')}</h2>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table>
           <thead>
             <tr>

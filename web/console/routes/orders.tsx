@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, keys, ORDER_STATUSES, type OrderStatus } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading, Pager } from '../components/states.tsx';
+import { Listed, Pager } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 const TAKE = 25;
@@ -61,53 +61,49 @@ export default function Orders() {
         </div>
         <button type="submit">{t('orders.apply')}</button>
       </form>
-      {orders.isPending ? (
-        <Loading />
-      ) : orders.error ? (
-        <ErrorBox error={orders.error} retry={() => void orders.refetch()} />
-      ) : orders.data.data.length === 0 ? (
-        <Empty>{t('orders.empty')}</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('orders.id')}</th>
-                  <th scope="col">{t('orders.created')}</th>
-                  <th scope="col">{t('orders.buyer')}</th>
-                  <th scope="col">{t('orders.status')}</th>
-                  <th scope="col" className="num">
-                    {t('orders.total')}
-                  </th>
-                  <th scope="col">{t('orders.delivery')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orders.data.data.map((o) => (
-                  <tr key={o.id} data-order={o.id}>
-                    <td>
-                      <Link to="/orders/$id" params={{ id: String(o.id) }}>
-                        #{o.id}
-                      </Link>
-                    </td>
-                    <td>{f.dateTime(o.createdAt)}</td>
-                    <td>
-                      {o.buyer.storeName} <span className="muted small">{o.buyer.storeInternalCode}</span>
-                    </td>
-                    <td>
-                      <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span>
-                    </td>
-                    <td className="num">{f.number(o.total)}</td>
-                    <td>{o.deliveryDate ? f.date(o.deliveryDate) : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={orders.data.page} totalPages={orders.data.totalPages} total={orders.data.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-        </>
-      )}
+      <Listed query={orders} empty={t('orders.empty')}>
+        {(found) => (
+          <>
+              <div className="table-wrap" tabIndex={0}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('orders.id')}</th>
+                      <th scope="col">{t('orders.created')}</th>
+                      <th scope="col">{t('orders.buyer')}</th>
+                      <th scope="col">{t('orders.status')}</th>
+                      <th scope="col" className="num">
+                        {t('orders.total')}
+                      </th>
+                      <th scope="col">{t('orders.delivery')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {found.data.map((o) => (
+                      <tr key={o.id} data-order={o.id}>
+                        <td>
+                          <Link to="/orders/$id" params={{ id: String(o.id) }}>
+                            #{o.id}
+                          </Link>
+                        </td>
+                        <td>{f.dateTime(o.createdAt)}</td>
+                        <td>
+                          {o.buyer.storeName} <span className="muted small">{o.buyer.storeInternalCode}</span>
+                        </td>
+                        <td>
+                          <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span>
+                        </td>
+                        <td className="num">{f.number(o.total)}</td>
+                        <td>{o.deliveryDate ? f.date(o.deliveryDate) : '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+          </>
+        )}
+      </Listed>
     </section>
   );
 }

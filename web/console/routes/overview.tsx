@@ -124,7 +124,7 @@ function FailedBatches() {
       <Pending results={[batches]} />
       {failed && failed.length === 0 && <Empty>{t('overview.noBatches')}</Empty>}
       {failed && failed.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -141,7 +141,9 @@ function FailedBatches() {
               {failed.map((b) => (
                 <tr key={b.batchId} data-batch={b.batchId}>
                   <td>
-                    <code title={b.batchId}>{b.batchId.slice(0, 8)}</code>
+                    <Link to="/batches/$uuid" params={{ uuid: b.batchId }} search={{ status: 'failed' }} title={b.batchId} aria-label={t('batches.openFailed', { count: b.failed, id: b.batchId })}>
+                      <code>{b.batchId.slice(0, 8)}</code>
+                    </Link>
                   </td>
                   <td>
                     <code>{b.endpoint}</code>

@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { client, keys, TICKET_STATUSES, type TicketStatus } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading, Pager } from '../components/states.tsx';
+import { Listed, Pager } from '../components/states.tsx';
 import { TicketBadge } from '../components/TicketBadge.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -39,49 +39,45 @@ export default function Tickets() {
           </select>
         </div>
       </div>
-      {tickets.isPending ? (
-        <Loading />
-      ) : tickets.error ? (
-        <ErrorBox error={tickets.error} retry={() => void tickets.refetch()} />
-      ) : tickets.data.data.length === 0 ? (
-        <Empty>{t('tickets.empty')}</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('tickets.id')}</th>
-                  <th scope="col">{t('tickets.created')}</th>
-                  <th scope="col">{t('tickets.store')}</th>
-                  <th scope="col">{t('tickets.status')}</th>
-                  <th scope="col">{t('tickets.message')}</th>
-                  <th scope="col">{t('tickets.updated')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tickets.data.data.map((ticket) => (
-                  <tr key={ticket.id} data-ticket={ticket.id}>
-                    <td>
-                      <Link to="/tickets/$id" params={{ id: String(ticket.id) }}>
-                        #{ticket.id}
-                      </Link>
-                    </td>
-                    <td>{f.dateTime(ticket.createdAt)}</td>
-                    <td>{ticket.platformInternalCode}</td>
-                    <td>
-                      <TicketBadge status={ticket.status} />
-                    </td>
-                    <td className="excerpt">{ticket.userMessage}</td>
-                    <td>{f.dateTime(ticket.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={tickets.data.page} totalPages={tickets.data.totalPages} total={tickets.data.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-        </>
-      )}
+      <Listed query={tickets} empty={t('tickets.empty')}>
+        {(found) => (
+          <>
+              <div className="table-wrap" tabIndex={0}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('tickets.id')}</th>
+                      <th scope="col">{t('tickets.created')}</th>
+                      <th scope="col">{t('tickets.store')}</th>
+                      <th scope="col">{t('tickets.status')}</th>
+                      <th scope="col">{t('tickets.message')}</th>
+                      <th scope="col">{t('tickets.updated')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {found.data.map((ticket) => (
+                      <tr key={ticket.id} data-ticket={ticket.id}>
+                        <td>
+                          <Link to="/tickets/$id" params={{ id: String(ticket.id) }}>
+                            #{ticket.id}
+                          </Link>
+                        </td>
+                        <td>{f.dateTime(ticket.createdAt)}</td>
+                        <td>{ticket.platformInternalCode}</td>
+                        <td>
+                          <TicketBadge status={ticket.status} />
+                        </td>
+                        <td className="excerpt">{ticket.userMessage}</td>
+                        <td>{f.dateTime(ticket.updatedAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+          </>
+        )}
+      </Listed>
     </section>
   );
 }

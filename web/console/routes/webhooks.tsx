@@ -1,10 +1,13 @@
-// The supplier's webhook: its settings (GET /webhook; an operator sets the URL), a test
-// ping, and the delivery log with every attempt, paged on the server with its filters in
-// the URL; a delivery can be sent again (a new delivery, the same webhook-id).
+// The supplier's webhook: its settings (GET /webhook), which a writer changes here (the URL
+// and its state, PUT /webhook) and whose signing secret a writer rotates (POST
+// /webhook/rotate-secret: the new secret shown once, on this page, until it is left), a
+// test ping, and the delivery log with every attempt, paged on the server with its filters
+// in the URL; a delivery can be sent again (a new delivery, the same webhook-id).
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { client, keys, useCan, type Delivery } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading, Notice, Pager } from '../components/states.tsx';
+import { useState } from 'react';
+import { client, keys, useCan, type Delivery, type WebhookSettings } from '../lib/api.ts';
+import { ErrorBox, Listed, Loading, Notice, Pager } from '../components/states.tsx';
 import { useFormat, useT, type Translate } from '../i18n.ts';
 
 const TAKE = 20;
@@ -14,16 +17,104 @@ function answerOf(t: Translate, a: { statusCode: number | null; error: string | 
   return a.statusCode !== null ? `HTTP ${a.statusCode}` : t('webhooks.noAnswer', { error: a.error ?? '?' });
 }
 
+/** A secret the service answered once: shown here, with how to keep it, until the page is left. */
+function ShownOnce({ secret, intro }: { secret: string; intro: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState<boolean | undefined>();
+  return (
+    <div className="panel secret" role="status" data-testid="webhook-secret-shown">
+      <p>
+        <strong>{intro}</strong>
+      </p>
+      <p>
+        <code data-testid="webhook-secret">{secret}</code>
+      </p>
+      <p className="help small">{t('webhooks.secretHint')}</p>
+      <button
+        type="button"
+        onClick={() =>
+          void navigator.clipboard?.writeText(secret).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {t('webhooks.copy')}
+      </button>
+      {copied !== undefined && <span className="small"> {copied ? t('webhooks.copied') : t('webhooks.copyFailed')}</span>}
+    </div>
+  );
+}
+
+/** The URL and state, as a writer changes them; the secret is answered only when this save made it. */
+function EditSettings({ current, onSecret }: { current: WebhookSettings; onSecret: (secret: string) => void }) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const [baseUrl, setBaseUrl] = useState(current.baseUrl ?? '');
+  const [enabled, setEnabled] = useState(current.enabled);
+  const save = useMutation({
+    mutationFn: () => client.put('/webhook', { body: { baseUrl: baseUrl.trim() || null, enabled } }),
+    onSuccess: (saved) => {
+      // A webhook never set before got its first secret with this save: the one time to show it.
+      if (current.updatedAt === null && saved.secret) onSecret(saved.secret);
+      void queryClient.invalidateQueries({ queryKey: keys.webhook });
+    },
+  });
+  return (
+    <form
+      className="filters"
+      aria-labelledby="webhook-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h3 id="webhook-edit" className="full">
+        {t('webhooks.edit')}
+      </h3>
+      <div className="grow">
+        <label htmlFor="webhook-url">{t('webhooks.url')}</label>
+        <input id="webhook-url" type="url" inputMode="url" placeholder="https://erp.example.com/surtido" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} aria-describedby="webhook-url-help" />
+        <p id="webhook-url-help" className="help small">
+          {t('webhooks.urlHelp')}
+        </p>
+      </div>
+      <label className="check">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        {t('webhooks.enabled')}
+      </label>
+      <button type="submit" className="primary" disabled={save.isPending}>
+        {t('webhooks.save')}
+      </button>
+      <div className="full">
+        {save.isSuccess && <Notice>{t('webhooks.saved')}</Notice>}
+        {save.error && <ErrorBox error={save.error} />}
+      </div>
+    </form>
+  );
+}
+
 function Settings() {
   const t = useT();
   const f = useFormat();
   const can = useCan();
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: keys.webhook, queryFn: () => client.get('/webhook') });
+  const [shown, setShown] = useState<{ secret: string; rotated: boolean }>();
+  const [confirming, setConfirming] = useState(false);
   const ping = useMutation({
     mutationFn: () => client.post('/webhook/test'),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['deliveries'] }),
   });
+  const rotate = useMutation({
+    mutationFn: () => client.post('/webhook/rotate-secret'),
+    onSuccess: (rotated) => {
+      setConfirming(false);
+      if (rotated.secret) setShown({ secret: rotated.secret, rotated: true });
+      void queryClient.invalidateQueries({ queryKey: keys.webhook });
+    },
+  });
+  const canWrite = can('supplier/webhook.write');
   return (
     <section className="panel" aria-labelledby="settings">
       <h2 id="settings">{t('webhooks.settings')}</h2>
@@ -35,38 +126,60 @@ function Settings() {
         <dl className="facts">
           <dt>{t('webhooks.url')}</dt>
           <dd>
-            <code>{settings.data.baseUrl ?? t('webhooks.none')}</code>
+            <code data-testid="webhook-url">{settings.data.baseUrl ?? t('webhooks.none')}</code>
           </dd>
           <dt>{t('webhooks.state')}</dt>
-          <dd>{settings.data.enabled ? t('webhooks.on') : t('webhooks.off')}</dd>
+          <dd data-testid="webhook-state">{settings.data.enabled ? t('webhooks.on') : t('webhooks.off')}</dd>
           {settings.data.updatedAt && (
             <>
               <dt>{t('webhooks.updated')}</dt>
               <dd>{f.dateTime(settings.data.updatedAt)}</dd>
             </>
           )}
+          {settings.data.previousSecretExpiresAt && (
+            <>
+              <dt>{t('webhooks.previousSecret')}</dt>
+              <dd>{t('webhooks.previousUntil', { at: f.dateTime(settings.data.previousSecretExpiresAt) })}</dd>
+            </>
+          )}
         </dl>
       )}
-      {can('supplier/webhook.write') && (
-        <button type="button" disabled={ping.isPending || !settings.data?.baseUrl} onClick={() => ping.mutate()}>
-          {t('webhooks.test')}
-        </button>
+      {shown && <ShownOnce secret={shown.secret} intro={shown.rotated ? t('webhooks.secretRotated') : t('webhooks.secretCreated')} />}
+      {canWrite && (
+        <div className="actions">
+          <button type="button" disabled={ping.isPending || !settings.data?.baseUrl} onClick={() => ping.mutate()}>
+            {t('webhooks.test')}
+          </button>
+          {settings.data?.updatedAt &&
+            (confirming ? (
+              <>
+                <button type="button" className="danger" disabled={rotate.isPending} onClick={() => rotate.mutate()}>
+                  {t('webhooks.confirmRotate')}
+                </button>
+                <button type="button" className="link" onClick={() => setConfirming(false)}>
+                  {t('webhooks.keep')}
+                </button>
+              </>
+            ) : (
+              <button type="button" onClick={() => setConfirming(true)}>
+                {t('webhooks.rotate')}
+              </button>
+            ))}
+        </div>
       )}
+      {confirming && <p className="help small">{t('webhooks.rotateHelp')}</p>}
+      {rotate.error && <ErrorBox error={rotate.error} />}
       {ping.data && <Notice>{t('webhooks.testResult', { result: ping.data.lastStatusCode !== null ? `HTTP ${ping.data.lastStatusCode}` : (ping.data.lastError ?? '?') })}</Notice>}
       {ping.error && <ErrorBox error={ping.error} />}
+      {canWrite && settings.data && <EditSettings current={settings.data} onSecret={(secret) => setShown({ secret, rotated: false })} />}
     </section>
   );
 }
 
-function DeliveryRow({ d }: { d: Delivery }) {
+function DeliveryRow({ d, redeliver, sending }: { d: Delivery; redeliver: (id: number) => void; sending: boolean }) {
   const t = useT();
   const f = useFormat();
   const can = useCan();
-  const queryClient = useQueryClient();
-  const redeliver = useMutation({
-    mutationFn: () => client.post('/webhook/deliveries/{id}/redeliver', { params: { path: { id: d.id } } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['deliveries'] }),
-  });
   const last = d.attempts.at(-1);
   return (
     <tr data-delivery={d.id} data-status={d.status}>
@@ -100,12 +213,10 @@ function DeliveryRow({ d }: { d: Delivery }) {
       </td>
       <td>
         {can('supplier/webhook.write') && (
-          <button type="button" disabled={redeliver.isPending} onClick={() => redeliver.mutate()} aria-label={`${t('webhooks.redeliver')} #${d.id}`}>
+          <button type="button" disabled={sending} onClick={() => redeliver(d.id)} aria-label={`${t('webhooks.redeliver')} #${d.id}`}>
             {t('webhooks.redeliver')}
           </button>
         )}
-        {redeliver.data && <Notice>{t('webhooks.redelivered', { id: redeliver.data.id })}</Notice>}
-        {redeliver.error && <ErrorBox error={redeliver.error} />}
       </td>
     </tr>
   );
@@ -122,6 +233,13 @@ export default function Webhooks() {
     queryKey: keys.deliveries(query),
     queryFn: () => client.get('/webhook/deliveries', { params: { query } }),
     placeholderData: keepPreviousData,
+  });
+  // Its outcome is told above the list, not in the row: the row may leave a filtered list
+  // (a failing delivery that a retry delivers) while the answer is still worth reading.
+  const queryClient = useQueryClient();
+  const redeliver = useMutation({
+    mutationFn: (id: number) => client.post('/webhook/deliveries/{id}/redeliver', { params: { path: { id } } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['deliveries'] }),
   });
   return (
     <section>
@@ -145,38 +263,36 @@ export default function Webhooks() {
           {t('webhooks.failing')}
         </label>
       </div>
-      {deliveries.isPending ? (
-        <Loading />
-      ) : deliveries.error ? (
-        <ErrorBox error={deliveries.error} retry={() => void deliveries.refetch()} />
-      ) : deliveries.data.data.length === 0 ? (
-        <Empty>{t('webhooks.empty')}</Empty>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('webhooks.id')}</th>
-                  <th scope="col">{t('webhooks.event')}</th>
-                  <th scope="col">{t('webhooks.created')}</th>
-                  <th scope="col">{t('webhooks.status')}</th>
-                  <th scope="col">{t('webhooks.lastAnswer')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('members.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.data.data.map((d) => (
-                  <DeliveryRow key={d.id} d={d} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager page={deliveries.data.page} totalPages={deliveries.data.totalPages} total={deliveries.data.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-        </>
-      )}
+      {redeliver.data && <Notice>{t('webhooks.redelivered', { id: redeliver.data.id })}</Notice>}
+      {redeliver.error && <ErrorBox error={redeliver.error} />}
+      <Listed query={deliveries} empty={t('webhooks.empty')}>
+        {(found) => (
+          <>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('webhooks.id')}</th>
+                    <th scope="col">{t('webhooks.event')}</th>
+                    <th scope="col">{t('webhooks.created')}</th>
+                    <th scope="col">{t('webhooks.status')}</th>
+                    <th scope="col">{t('webhooks.lastAnswer')}</th>
+                    <th scope="col">
+                      <span className="visually-hidden">{t('members.actions')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((d) => (
+                    <DeliveryRow key={d.id} d={d} redeliver={(id) => redeliver.mutate(id)} sending={redeliver.isPending && redeliver.variables === d.id} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+          </>
+        )}
+      </Listed>
     </section>
   );
 }

@@ -1,0 +1,256 @@
+// File imports: upload a CSV or JSON Lines file of any import kind (the kinds, the scope
+// each needs and their columns come from GET /import/kinds: the integrator CLI's own
+// declaration, src/integrator/kinds.ts), and the supplier's imports newest first, paged on
+// the server with the kind filter and the page in the URL. The upload shows only for the
+// kinds the role may send (each kind's batch endpoint scope); a viewer sees the list alone.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { ConsoleUploadPath, paths } from 'surtido/console-client';
+import type { SupplierScope } from '../../../src/modules/auth/scopes.ts';
+import { client, keys, useCan, type Import, type ImportKind } from '../lib/api.ts';
+import { ErrorBox, Listed, Loading, Pager } from '../components/states.tsx';
+import { useFormat, useT, type ConsoleKey, type Translate } from '../i18n.ts';
+
+const TAKE = 20;
+type Search = { kind?: string; page?: number };
+type KindFilter = NonNullable<NonNullable<paths['/import']['get']['parameters']['query']>['kind']>;
+
+/** The format a file's name says (the service is told it: ?format). */
+export function formatOfName(name: string): 'csv' | 'jsonl' | undefined {
+  if (/\.csv$/i.test(name)) return 'csv';
+  if (/\.(jsonl|ndjson)$/i.test(name)) return 'jsonl';
+  return undefined;
+}
+
+export const kindLabel = (t: Translate, name: string) => t(`importKind.${name}` as ConsoleKey);
+export const uploader = (t: Translate, i: Pick<Import, 'uploadedBy'>) => (i.uploadedBy.kind === 'person' ? i.uploadedBy.id : t('imports.credential', { id: i.uploadedBy.id }));
+
+export function ImportStatus({ status }: { status: Import['status'] }) {
+  const t = useT();
+  return <span className={`status import-${status}`}>{t(`importStatus.${status}`)}</span>;
+}
+
+function Columns({ kind, remove }: { kind: ImportKind; remove: boolean }) {
+  const t = useT();
+  const nodes = remove ? (kind.remove ?? []) : kind.write;
+  return (
+    <div className="columns-help" data-testid="columns">
+      <h3>{remove ? `${t('imports.columns')} · ${t('imports.removeColumns')}` : t('imports.columns')}</h3>
+      {kind.typeColumn && !remove && <p>{t('imports.typeColumn', { column: kind.typeColumn })}</p>}
+      {nodes.map((n) => (
+        <div key={n.node}>
+          {n.type && kind.typeColumn && (
+            <p className="small">
+              <code>{t('imports.typed', { column: kind.typeColumn, type: n.type })}</code>
+            </p>
+          )}
+          <p>
+            <code>{n.columns.join(', ')}</code>
+          </p>
+        </div>
+      ))}
+      <p className="muted small">{t('imports.columnsHelp')}</p>
+    </div>
+  );
+}
+
+function Upload({ kinds, initial }: { kinds: ImportKind[]; initial: string | undefined }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [kindName, setKindName] = useState(kinds.some((k) => k.name === initial) ? initial! : kinds[0]!.name);
+  const [remove, setRemove] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState<string>();
+  const kind = kinds.find((k) => k.name === kindName)!;
+  const upload = useMutation({
+    mutationFn: async (chosen: File) => {
+      const format = formatOfName(chosen.name)!;
+      const text = await chosen.text();
+      // Every import kind's route takes the same query and answers the same import.
+      const path = `/import/${kind.name}` as ConsoleUploadPath;
+      return client.upload(path, text, format === 'csv' ? 'text/csv' : 'application/x-ndjson', {
+        params: { query: { format, name: chosen.name, ...(remove && kind.remove ? { remove: true } : {}) } },
+      });
+    },
+    onSuccess: (imported) => {
+      void queryClient.invalidateQueries({ queryKey: ['imports'] });
+      void navigate({ to: '/imports/$id', params: { id: imported.id } });
+    },
+  });
+  return (
+    <form
+      className="panel upload"
+      aria-labelledby="upload-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!file) return setProblem(t('imports.noFile'));
+        if (!formatOfName(file.name)) return setProblem(t('imports.badName'));
+        setProblem(undefined);
+        upload.mutate(file);
+      }}
+    >
+      <h2 id="upload-title">{t('imports.upload')}</h2>
+      <div className="upload-grid">
+        <div>
+          <label htmlFor="import-kind">{t('imports.kind')}</label>
+          <select
+            id="import-kind"
+            value={kindName}
+            onChange={(e) => {
+              setKindName(e.target.value);
+              setRemove(false);
+            }}
+          >
+            {kinds.map((k) => (
+              <option key={k.name} value={k.name}>
+                {kindLabel(t, k.name)}
+              </option>
+            ))}
+          </select>
+          {kind.remove && (
+            <label className="check">
+              <input type="checkbox" checked={remove} onChange={(e) => setRemove(e.target.checked)} />
+              {t('imports.remove')}
+            </label>
+          )}
+          <label htmlFor="import-file">{t('imports.file')}</label>
+          <input
+            id="import-file"
+            type="file"
+            accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson"
+            aria-describedby="import-file-hint"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setProblem(undefined);
+            }}
+          />
+          <p id="import-file-hint" className="muted small">
+            {t('imports.fileHint')}
+          </p>
+          <button type="submit" className="primary" disabled={upload.isPending}>
+            {upload.isPending ? t('imports.sending') : t('imports.send')}
+          </button>
+          {problem && (
+            <p role="alert" className="error">
+              {problem}
+            </p>
+          )}
+          {upload.error && <ErrorBox error={upload.error} />}
+        </div>
+        <Columns kind={kind} remove={remove} />
+      </div>
+    </form>
+  );
+}
+
+function List({ kinds, search, go }: { kinds: ImportKind[]; search: Search; go: (next: Partial<Search>) => void }) {
+  const t = useT();
+  const f = useFormat();
+  const page = search.page ?? 1;
+  const query = { kind: search.kind as KindFilter | undefined, page, take: TAKE };
+  const imports = useQuery({
+    queryKey: keys.imports(query),
+    queryFn: () => client.get('/import', { params: { query } }),
+    placeholderData: keepPreviousData,
+    // While one of them runs, the list follows it.
+    refetchInterval: (q) => (q.state.data?.data.some((i) => i.status === 'processing') ? 2000 : false),
+  });
+  return (
+    <section aria-labelledby="imports-list">
+      <h2 id="imports-list">{t('imports.list')}</h2>
+      <div className="filters">
+        <div>
+          <label htmlFor="imports-kind">{t('imports.filterKind')}</label>
+          <select id="imports-kind" value={search.kind ?? ''} onChange={(e) => go({ kind: e.target.value || undefined, page: undefined })}>
+            <option value="">{t('imports.allKinds')}</option>
+            {kinds.map((k) => (
+              <option key={k.name} value={k.name}>
+                {kindLabel(t, k.name)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <Listed query={imports} empty={search.kind ? t('imports.emptyFiltered') : t('imports.empty')}>
+        {(found) => (
+          <>
+              <div className="table-wrap" tabIndex={0}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('imports.fileName')}</th>
+                      <th scope="col">{t('imports.filterKind')}</th>
+                      <th scope="col">{t('imports.uploaded')}</th>
+                      <th scope="col">{t('imports.by')}</th>
+                      <th scope="col">{t('imports.status')}</th>
+                      <th scope="col" className="num">
+                        {t('imports.rows')}
+                      </th>
+                      <th scope="col" className="num">
+                        {t('imports.applied')}
+                      </th>
+                      <th scope="col" className="num">
+                        {t('imports.failed')}
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {found.data.map((i) => (
+                      <tr key={i.id} data-import={i.fileName} data-status={i.status}>
+                        <td>
+                          <Link to="/imports/$id" params={{ id: i.id }}>
+                            {i.fileName}
+                          </Link>
+                        </td>
+                        <td>
+                          {kindLabel(t, i.kind)}
+                          {i.remove && <span className="muted small"> · {t('import.removing')}</span>}
+                        </td>
+                        <td>{f.dateTime(i.createdAt)}</td>
+                        <td>{uploader(t, i)}</td>
+                        <td>
+                          <ImportStatus status={i.status} />
+                        </td>
+                        <td className="num">{f.number(i.counts.rowsRead)}</td>
+                        <td className="num">{f.number(i.counts.applied)}</td>
+                        <td className="num">{f.number(i.counts.failed)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+          </>
+        )}
+      </Listed>
+    </section>
+  );
+}
+
+export default function Imports() {
+  const t = useT();
+  const can = useCan();
+  const search = useSearch({ from: '/imports' }) as Search;
+  const navigate = useNavigate();
+  const go = (next: Partial<Search>) => void navigate({ to: '/imports', search: { ...search, ...next } });
+  const kinds = useQuery({ queryKey: keys.importKinds, queryFn: () => client.get('/import/kinds'), staleTime: Infinity });
+  const sendable = kinds.data?.filter((k) => can(k.scope as SupplierScope)) ?? [];
+  return (
+    <section>
+      <h1>{t('imports.title')}</h1>
+      <p className="muted">{t('imports.help')}</p>
+      {kinds.isPending ? (
+        <Loading rows={2} />
+      ) : kinds.error ? (
+        <ErrorBox error={kinds.error} retry={() => void kinds.refetch()} />
+      ) : (
+        <>
+          {sendable.length > 0 && <Upload kinds={sendable} initial={search.kind} />}
+          <List kinds={kinds.data} search={search} go={go} />
+        </>
+      )}
+    </section>
+  );
+}
