@@ -5,7 +5,11 @@ import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { COPY_FROM_STDIN, CopyData, copyStatement, type CopyResult } from './copy.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { DB } from './types.ts';
 
@@ -88,7 +92,26 @@ function preparedNameFor(text: string, renew = false): string | undefined {
 
 const isStalePlan = (error: unknown) => (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
 
-class PreparingClient extends pg.Client {
+/**
+ * A connection that runs a COPY ... FROM STDIN sent through Kysely (copy.ts: the statement
+ * with one CopyData parameter) by streaming its rows with pg-copy-streams, on this very
+ * connection and so in its transaction.
+ */
+class CopyingClient extends pg.Client {
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    if (typeof text === 'string' && values?.[0] instanceof CopyData && COPY_FROM_STDIN.test(text)) return this.copy(text, values[0]);
+    return (super.query as (...a: any[]) => any)(...args);
+  }
+
+  private async copy(text: string, data: CopyData): Promise<{ command: string; rowCount: number; rows: CopyResult[] }> {
+    const stream = (super.query as (s: unknown) => ReturnType<typeof copyFrom>)(copyFrom(copyStatement(text)));
+    await pipeline(Readable.from(data.chunks), stream);
+    return { command: 'COPY', rowCount: stream.rowCount, rows: [{ rows: stream.rowCount }] };
+  }
+}
+
+class PreparingClient extends CopyingClient {
   // Kysely calls query(text, values) and awaits it; every other form passes through.
   override query(...args: any[]): any {
     const [text, values, callback] = args;
@@ -103,7 +126,7 @@ class PreparingClient extends pg.Client {
 }
 
 export function postgresPool(connectionString: string, max = 10, prepared = false): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types: pgTypes as pg.CustomTypesConfig, ...(prepared ? { Client: PreparingClient } : {}) });
+  const pool = new pg.Pool({ connectionString, max, types: pgTypes as pg.CustomTypesConfig, Client: prepared ? PreparingClient : CopyingClient });
   // A client that loses its server while checked out (a restart under load) fails its
   // query, which is what the caller sees and handles, and also emits 'error'; the pool
   // listens only while a client is idle, so without this listener that event would crash
@@ -198,9 +221,26 @@ class ObservedPGliteDialect extends PGliteDialect {
   }
 }
 
+/**
+ * What the dialect's driver uses of PGlite (query and close), with a COPY ... FROM STDIN
+ * sent through Kysely (copy.ts) run as PGlite's COPY from `/dev/blob`.
+ */
+function copyingPGlite(client: PGlite): PGlite {
+  const copying = {
+    query(text: string, params?: unknown[], options?: object) {
+      const data = params?.[0];
+      if (!(data instanceof CopyData) || !COPY_FROM_STDIN.test(text)) return client.query(text, params, options);
+      const statement = copyStatement(text).replace(/\sfrom\s+stdin$/i, " from '/dev/blob'");
+      return client.query(statement, [], { blob: new Blob(data.chunks as string[]) }).then((result) => ({ ...result, rows: [{ rows: result.affectedRows ?? 0 } satisfies CopyResult] }));
+    },
+    close: () => client.close(),
+  };
+  return copying as unknown as PGlite;
+}
+
 /** Wraps an already open PGlite (tests load migrated snapshots this way). */
 export function wrapPGlite(client: PGlite, release: () => void = () => {}, options: DatabaseOptions = {}): Database {
-  const dialect = new ObservedPGliteDialect(client);
+  const dialect = new ObservedPGliteDialect(copyingPGlite(client));
   const db = new Kysely<DB>({ dialect, ...kyselyOptions(options) });
   let closed = false;
   return {

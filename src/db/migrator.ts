@@ -18,6 +18,7 @@ import * as m0019 from './migrations/0019_traceparent.ts';
 import * as m0020 from './migrations/0020_console_reads.ts';
 import * as m0021 from './migrations/0021_members_and_sessions.ts';
 import * as m0022 from './migrations/0022_imports.ts';
+import * as m0023 from './migrations/0023_batch_staging.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0020_console_reads': m0020,
   '0021_members_and_sessions': m0021,
   '0022_imports': m0022,
+  '0023_batch_staging': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -72,8 +72,11 @@ export interface BatchesTable {
   supplier_id: number;
   seq: Generated<number>;
   endpoint: string;
-  /** The items alone, in order; `actions` names each one's action (repository, "storage"). */
-  items: ColumnType<unknown[], string, string>;
+  /**
+   * The items alone, in order; `actions` names each one's action (repository, "storage").
+   * Null for a staged kind, whose items are rows of its staging table (batch README, "Staging").
+   */
+  items: ColumnType<unknown[] | null, string | null, string | null>;
   /** Runs of consecutive items with one action: [action, count], in order. */
   actions: ColumnType<[string, number][], string, string>;
   total: number;
@@ -95,6 +98,20 @@ export interface BatchesTable {
   key_max: string | null;
   /** The W3C traceparent of the request that sent the batch (null with tracing off). */
   traceparent: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** POST /batch/pricelist's items, staged (migration 0023; pricelists.batch.ts). */
+export interface BatchPriceItemsTable {
+  batch_seq: number;
+  idx: number;
+  /** The item's action, by its place in the kind's actions. */
+  action: number;
+  list_code: string;
+  /** The product's code (entries) or the store's (store links). */
+  code: string;
+  units: number | null;
+  /** numeric, as an exact decimal string. */
+  price: ColumnType<string | null, string | number | null, string | number | null>;
 }
 
 export interface BatchItemResultsTable {
@@ -590,6 +607,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   batches: BatchesTable;
   batch_item_results: BatchItemResultsTable;
+  batch_price_items: BatchPriceItemsTable;
   brands: BrandsTable;
   categories: CategoriesTable;
   products: ProductsTable;

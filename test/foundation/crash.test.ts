@@ -1,6 +1,7 @@
 // A worker killed with SIGKILL in the middle of a large batch loses no item and applies
 // none twice: another worker (or the restarted service) finishes it, and the result
 // equals an uninterrupted run of the same batch.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createSupplier, waitForBatches } from '../../support/service.ts';
 import { onPostgres } from '../helpers/database.ts';
@@ -90,9 +91,28 @@ describe('crash safety', () => {
     expect(crashed.body.products).toHaveLength(entries.length - expectedFailed);
     expect(crashed.body.products).toEqual(clean.body.products);
 
+    // Every item is still there as it was sent (a price list batch's items are staged rows,
+    // batch README "Staging"), each reported once.
+    const sent: unknown[] = [];
     for (const id of ids) {
-      const detail = (await victim('GET', `/batch/${id}/detail`)).body.detail;
+      const detail = (await victim('GET', `/batch/${id}/detail?take=5000`)).body.detail;
       expect(detail.filter((d: { status: string }) => d.status === 'processing')).toEqual([]);
+      sent.push(...detail.map((d: { batchItem: string }) => JSON.parse(d.batchItem)));
+    }
+    expect(sent).toEqual(entries);
+    if (onPostgres()) {
+      // No staged row outlives its batch or is written twice: one per item of the batches there are.
+      const client = new pg.Client({ connectionString: startWorker.env.DATABASE_URL });
+      await client.connect();
+      try {
+        const staged = await client.query<{ orphans: number; rows: number; items: number }>(`
+          select (select count(*) from batch_price_items s where not exists (select 1 from batches b where b.seq = s.batch_seq))::int as orphans,
+                 (select count(*) from batch_price_items)::int as rows,
+                 (select sum(total) from batches where endpoint = '/batch/pricelist')::int as items`);
+        expect(staged.rows[0]).toEqual({ orphans: 0, rows: entries.length * 2, items: entries.length * 2 });
+      } finally {
+        await client.end();
+      }
     }
     worker.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);

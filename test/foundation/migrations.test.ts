@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as batchItemRuns from '../../src/db/migrations/0010_batch_item_runs.ts';
+import * as batchStaging from '../../src/db/migrations/0023_batch_staging.ts';
+import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 import { loadItems } from '../../src/modules/batch/batch.repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
 
@@ -40,5 +42,45 @@ describe('0010: batch items stored with their actions as runs', () => {
     expect(byId.get(ids[0]!)!.items).toEqual(items.map((i) => i.item));
     expect(byId.get(ids[1]!)).toMatchObject({ items: [], actions: [] });
     expect(await loadItems(db, ids[0]!)).toEqual(items);
+  });
+});
+
+describe('0023: price list batches staged', () => {
+  it('moves the items of every price list batch, finished or not, into staged rows that read back the same', async () => {
+    const db = database.db;
+    // Back to the shape before 0023: items as JSON in the batch row.
+    await sql`drop table batch_price_items`.execute(db);
+    const supplier = await sql<{ id: number }>`insert into suppliers (code, name) values ('MIG23', 'Migration 23') returning id`.execute(db);
+    const items = [
+      { action: 'remove.products', item: { priceListInternalCode: 'L', productInternalCode: 'A' } },
+      { action: 'remove.products', item: { priceListInternalCode: 'L', productInternalCode: 'A', units: 3, price: 1 } },
+      { action: 'remove.stores', item: { priceListInternalCode: 'L', storeInternalCode: 'S0' } },
+      { action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: 'ñ "q"\ttab', units: 2, price: 0.0001 } },
+      { action: 'upsert.products', item: { priceListInternalCode: 'L', productInternalCode: 'B', units: 6, price: 1234.5678 } },
+      { action: 'upsert.stores', item: { priceListInternalCode: 'L', storeInternalCode: 'S' } },
+    ];
+    const runs = [['remove.products', 2], ['remove.stores', 1], ['upsert.products', 2], ['upsert.stores', 1]];
+    const brand = [{ internalCode: 'B1', name: 'Brand' }];
+    const batches = [
+      { id: randomUUID(), endpoint: '/batch/pricelist', items: items.map((i) => i.item), actions: runs, finished: false },
+      { id: randomUUID(), endpoint: '/batch/pricelist', items: items.slice(3).map((i) => i.item), actions: runs.slice(2), finished: true },
+      { id: randomUUID(), endpoint: '/batch/brand', items: brand, actions: [['upsert.brands', 1]], finished: false },
+    ];
+    for (const b of batches) {
+      await sql`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, finished_at)
+                values (${b.id}, ${supplier.rows[0]!.id}, ${b.endpoint}, ${JSON.stringify(b.items)}, ${JSON.stringify(b.actions)}, ${b.items.length}, 2500, ${b.finished ? sql`now()` : null})`.execute(db);
+    }
+
+    await batchStaging.up(db);
+
+    const stored = await sql<{ id: string; seq: number; items: unknown; actions: [string, number][] }>`select id, seq, items, actions from batches where id = any(${batches.map((b) => b.id)}::uuid[])`.execute(db);
+    const byId = new Map(stored.rows.map((r) => [r.id, r]));
+    for (const [b, expected] of [[batches[0]!, items], [batches[1]!, items.slice(3)]] as const) {
+      const row = byId.get(b.id)!;
+      expect(row.items).toBeNull();
+      expect(await priceListBatchKind.staging!.items(db, row.seq, row.actions)).toEqual(expected);
+    }
+    // Other kinds keep their JSON.
+    expect(byId.get(batches[2]!.id)!.items).toEqual(brand);
   });
 });

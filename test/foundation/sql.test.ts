@@ -1,7 +1,9 @@
 // SQL helpers that build parameters by hand, checked against the database that reads them.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyInto, copyValue } from '../../src/db/copy.ts';
 import { textArray } from '../../src/db/sql.ts';
+import { inTransaction } from '../../src/db/transaction.ts';
 import { freshDatabase } from '../helpers/database.ts';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -20,5 +22,34 @@ describe('textArray', () => {
   it('an empty list is an empty array', async () => {
     const { rows } = await sql<{ n: number }>`select cardinality(${textArray([])}::text[]) as n`.execute(database.db);
     expect(rows[0]!.n).toBe(0);
+  });
+});
+
+describe('copyInto', () => {
+  it('writes every row exactly, escapes included, in the caller transaction', async () => {
+    await sql`create table copy_probe (n int, t text, d numeric)`.execute(database.db);
+    const texts = ['plain', 'tab\there', 'line\nbreak', 'back\\slash', 'cr\rhere', '\\N', 'ñandú 🍋', ''];
+    const chunks = [texts.slice(0, 4), texts.slice(4)].map((part, c) => part.map((t, i) => `${c * 4 + i}\t${copyValue(t)}\t${copyValue(i % 2 ? null : 1.25 * i)}\n`).join(''));
+    const written = await inTransaction(database.db, (trx) => copyInto(trx, 'copy_probe', ['n', 't', 'd'], chunks));
+    expect(written).toBe(texts.length);
+    const { rows } = await sql<{ n: number; t: string; d: string | null }>`select n, t, d from copy_probe order by n`.execute(database.db);
+    expect(rows.map((r) => r.t)).toEqual(texts);
+    expect(rows.map((r) => (r.d === null ? null : Number(r.d)))).toEqual([0, null, 2.5, null, 0, null, 2.5, null]);
+  });
+
+  it('rolls back with its transaction: nothing of a failed transaction stays', async () => {
+    await sql`create table copy_rollback (n int primary key)`.execute(database.db);
+    await expect(
+      inTransaction(database.db, async (trx) => {
+        await copyInto(trx, 'copy_rollback', ['n'], ['1\n2\n']);
+        await sql`select 1 / 0`.execute(trx);
+      }),
+    ).rejects.toThrow();
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from copy_rollback`.execute(database.db);
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('a row the table refuses fails the COPY with the database error', async () => {
+    await expect(inTransaction(database.db, (trx) => copyInto(trx, 'copy_rollback', ['n'], ['1\n1\n']))).rejects.toThrow(/duplicate key/);
   });
 });

@@ -76,13 +76,14 @@ export function processScope(prefix: string) {
     return { DATA_DIR: dataDir };
   }
 
-  async function killableWorker(settings: Record<string, string>): Promise<() => Child> {
+  /** Starts a killable worker each call; `env` names its storage (DATABASE_URL on PostgreSQL). */
+  async function killableWorker(settings: Record<string, string>): Promise<(() => Child) & { env: Record<string, string> }> {
     const env = { ...settings, ...(await storage()) };
     if (onPostgres()) {
       start(['api'], env);
-      return () => start(['worker'], env);
+      return Object.assign(() => start(['worker'], env), { env });
     }
-    return () => start(['serve'], env);
+    return Object.assign(() => start(['serve'], env), { env });
   }
 
   /** Runs after the file, before the scratch state goes. */

@@ -401,6 +401,7 @@ describe('limits and chunks', () => {
     expect(await sweep('import parts')).toBe(4);
     expect(await sweep('imports')).toBe(before.length);
     await sweep('batch item results');
+    await sweep('staged batch items');
     await sweep('batches');
     expect(await small.deps.db.selectFrom('import_parts').select('part').execute()).toEqual([]);
   });

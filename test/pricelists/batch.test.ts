@@ -1,4 +1,5 @@
 // POST /batch/pricelist: prices and store links, item failures, ordering and validation.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
@@ -87,7 +88,7 @@ describe('upsert.products', () => {
 
   it('new and existing entries in any mix: the plain insert tried first gives way to the upsert, nothing lost or doubled', async () => {
     // The worker tries a plain INSERT first while a supplier's entries have been new, and
-    // falls back to the upsert when one exists (repository, upsertEntriesByCode). Every
+    // falls back to the upsert when one exists (repository, writeStagedEntries). Every
     // step here is checked against the result the upsert alone would give.
     const a = await newList();
     const step = async (products: ReturnType<typeof entry>[]) => {
@@ -260,5 +261,54 @@ describe('structural validation (402, nothing queued)', () => {
       expect(await refused(body)).toMatchObject({ status: 402, errors: [{ pointer: '', code: 'EMPTY_BATCH' }] });
     }
     expect((await refused({ upsert: { products: 'x' } })).errors).toMatchObject([{ pointer: '/upsert/products', code: 'INVALID_TYPE' }]);
+  });
+});
+
+describe('staging (batch README, "Staging")', () => {
+  const count = async (query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(t.deps.db)).rows[0]!.n;
+  const batches = () => count(sql<{ n: number }>`select count(*)::int as n from batches where supplier_id = ${s.id}`);
+  const staged = () => count(sql<{ n: number }>`select count(*)::int as n from batch_price_items`);
+
+  it('stores each item once as a typed row, in the order sent, and nothing of it in the batch row', async () => {
+    const a = await newList();
+    const before = await staged();
+    const { id, detail } = await run({ remove: { products: [{ priceListInternalCode: a, productInternalCode: 'P-1' }] }, upsert: { products: [entry(a, 'P-1', 6, 7.25), entry(a, 'P-9', 1, 1)], stores: [link(a, 'S-NEW')] } });
+    expect(await staged()).toBe(before + 4);
+    const row = await sql<{ items: unknown; seq: number }>`select items, seq from batches where id = ${id}`.execute(t.deps.db);
+    expect(row.rows[0]!.items).toBeNull();
+    const rows = await sql<{ idx: number; list_code: string; code: string; units: number | null; price: string | null }>`
+      select idx, list_code, code, units, price from batch_price_items where batch_seq = ${row.rows[0]!.seq} order by idx`.execute(t.deps.db);
+    expect(rows.rows.map((r) => [r.idx, r.list_code, r.code, r.units, r.price === null ? null : Number(r.price)])).toEqual([
+      [0, a, 'P-1', null, null],
+      [1, a, 'P-1', 6, 7.25],
+      [2, a, 'P-9', 1, 1],
+      [3, a, 'S-NEW', null, null],
+    ]);
+    expect(detail.map((d: any) => [d.action, d.status, d.errorCode])).toEqual([
+      ['remove.products', 'completed', null],
+      ['upsert.products', 'completed', null],
+      ['upsert.products', 'failed', 'UNKNOWN_PRODUCT'],
+      ['upsert.stores', 'completed', null],
+    ]);
+    expect(await prices(a)).toEqual([['P-1', 6, 7.25]]);
+  });
+
+  it('leaves no row behind when the accepting transaction fails after the COPY: neither batch nor staged item', async () => {
+    // A fault injected after the rows are staged (a trigger refusing one of them), as a crash
+    // before the commit would be: the whole request goes, nothing is half accepted.
+    await sql`create function refuse_boom() returns trigger language plpgsql as $$
+              begin if new.code = 'BOOM' then raise exception 'injected fault'; end if; return new; end $$`.execute(t.deps.db);
+    await sql`create trigger refuse_boom after insert on batch_price_items for each row execute function refuse_boom()`.execute(t.deps.db);
+    try {
+      const a = await newList();
+      const [batchesBefore, stagedBefore] = [await batches(), await staged()];
+      const products = Array.from({ length: 12_000 }, (_, i) => entry(a, i === 11_999 ? 'BOOM' : 'P-1', (i % 50) + 1, 1));
+      const res = await as(t, s, 'POST', '/batch/pricelist', { upsert: { products } });
+      expect(res.statusCode).toBe(500);
+      expect([await batches(), await staged()]).toEqual([batchesBefore, stagedBefore]);
+    } finally {
+      await sql`drop trigger refuse_boom on batch_price_items`.execute(t.deps.db);
+      await sql`drop function refuse_boom()`.execute(t.deps.db);
+    }
   });
 });

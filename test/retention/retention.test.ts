@@ -27,6 +27,16 @@ const batch = async (finished: string | null, created = '0 days', results = 1) =
               select ${supplierId}, ${id}, i, 'failed', 'X' from generate_series(0, ${results - 1}) as i`);
   return id;
 };
+/** A batch of a staged kind (POST /batch/pricelist): its items are rows of batch_price_items, not JSON. */
+const stagedBatch = async (finished: string | null, created: string, items: number) => {
+  const id = randomUUID();
+  const row = await sql<{ seq: number }>`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, status, created_at, finished_at)
+              values (${id}, ${supplierId}, '/batch/pricelist', null, ${JSON.stringify([['upsert.products', items]])}, ${items}, 1, ${finished ? 'processed' : 'processing'}, ${ago(created)}, ${finished ? ago(finished) : null})
+              returning seq`.execute(t.deps.db);
+  await q(sql`insert into batch_price_items (batch_seq, idx, list_code, code, units, price)
+              select ${row.rows[0]!.seq}, i, 'L', 'P' || i, 1, 1 from generate_series(0, ${items - 1}) as i`);
+  return id;
+};
 /** A file import (src/modules/imports) whose one part is a batch's items, or rows refused before sending (batchId null). */
 const fileImport = async (created: string, batchId: string | null) => {
   const id = randomUUID();
@@ -75,6 +85,9 @@ beforeAll(async () => {
   seeded.oldBatches = [await batch('40 days', '41 days'), await batch('31 days', '41 days'), await batch('35 days', '36 days')];
   seeded.newBatch = await batch('1 day', '2 days');
   seeded.unfinishedBatch = await batch(null, '60 days');
+  seeded.oldStaged = await stagedBatch('40 days', '41 days', 3);
+  seeded.newStaged = await stagedBatch('1 day', '2 days', 2);
+  seeded.unfinishedStaged = await stagedBatch(null, '60 days', 1);
   // Imports go once every batch of theirs finished before the cutoff (or they sent none).
   seeded.oldImports = [await fileImport('41 days', (seeded.oldBatches as string[])[0]!), await fileImport('40 days', null)];
   seeded.newImport = await fileImport('2 days', seeded.newBatch as string);
@@ -140,7 +153,8 @@ describe('the retention job', () => {
       'import parts': 2,
       imports: 2,
       'batch item results': 3,
-      batches: 3,
+      'staged batch items': 3,
+      batches: 4,
       'webhook deliveries': 2,
       'webhook events': 1,
       'idempotency keys': 2,
@@ -152,7 +166,12 @@ describe('the retention job', () => {
     expect(await ids(sql`select recipient as k from messages`)).toEqual(['old-pending', 'recent-sent']);
     expect(await ids(sql`select m.recipient as k from message_attempts a join messages m on m.id = a.message_id`)).toEqual(['old-pending', 'recent-sent']);
 
-    expect(await ids(sql`select id::text as k from batches`)).toEqual([seeded.newBatch, seeded.unfinishedBatch].sort());
+    expect(await ids(sql`select id::text as k from batches`)).toEqual([seeded.newBatch, seeded.unfinishedBatch, seeded.newStaged, seeded.unfinishedStaged].sort());
+    // Staged items go with their batch, and only with it: none is left without one.
+    expect(await ids(sql`select b.id::text || '/' || s.idx as k from batch_price_items s join batches b on b.seq = s.batch_seq`)).toEqual(
+      [`${seeded.newStaged}/0`, `${seeded.newStaged}/1`, `${seeded.unfinishedStaged}/0`].sort(),
+    );
+    expect(await ids(sql`select s.idx as k from batch_price_items s where not exists (select 1 from batches b where b.seq = s.batch_seq)`)).toEqual([]);
     expect(await ids(sql`select id::text as k from imports`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select import_id::text as k from import_parts`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select batch_id::text as k from batch_item_results`)).toEqual([seeded.newBatch, seeded.unfinishedBatch].sort());

@@ -3,15 +3,41 @@
 // request body becomes an ordered list of items, and, per action, how a run of items is
 // applied: set-based, one statement per chunk and kind of change, returning one outcome
 // per item in the same order.
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import type { DB } from '../../db/types.ts';
+import type { BatchItem, DB } from '../../db/types.ts';
 
 export interface ItemOutcome {
   status: 'completed' | 'failed';
   errorCode?: string;
   message?: string;
+}
+
+/** An item's outcome when it is not a plain completion, by its place in its batch. */
+export interface PlacedOutcome {
+  idx: number;
+  outcome: ItemOutcome;
+}
+
+/** A value of a staging row, as COPY writes it (null: SQL null). */
+export type StagedValue = string | number | null | undefined;
+
+/** Runs of consecutive items with one action, in order: [action, count]. */
+export type ActionRuns = readonly (readonly [string, number])[];
+
+/**
+ * A staged kind keeps its items in a table of its own instead of the batch row's JSON
+ * (README, "Staging"): one row per item, keyed by the batch's seq and the item's place,
+ * written with COPY in the transaction that accepts the request, and applied from there
+ * by SQL alone. An item's action is its batch's (`actions` runs), as for every kind.
+ */
+export interface Staging {
+  /** Its columns are batch_seq, idx, then `columns`. */
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** The batch's items as the client sent them, in order (the detail shows them). */
+  items(db: Kysely<DB>, batchSeq: number, runs: ActionRuns): Promise<BatchItem[]>;
 }
 
 /** One action of a kind as its declaration writes it: typed by the kind's body and the action's items. */
@@ -31,8 +57,19 @@ export interface ActionSpec<Body, Item> {
    * and its parent): such batches then wait for every earlier batch of their supplier.
    */
   key?(item: Item): string;
-  /** Applies items in order; a later item wins over an earlier one with the same key. */
-  apply(trx: Transaction<DB>, supplierId: number, items: Item[]): Promise<ItemOutcome[]>;
+  /**
+   * Applies items in order; a later item wins over an earlier one with the same key. The
+   * actions of a staged kind have `stage` and `applyStaged` instead.
+   */
+  apply?(trx: Transaction<DB>, supplierId: number, items: Item[]): Promise<ItemOutcome[]>;
+  /** Staged kinds: the item's staging row, in the order of the kind's `staging.columns`. */
+  stage?(item: Item): readonly StagedValue[];
+  /**
+   * Staged kinds: applies the batch's items from `from` to `to` (exclusive), all of this
+   * action, from their staging rows, as `apply` would; answers only the outcomes that
+   * are not a plain completion.
+   */
+  applyStaged?(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<PlacedOutcome[]>;
 }
 
 /**
@@ -45,7 +82,9 @@ export interface BatchAction {
   select(body: unknown): unknown[] | undefined;
   code(item: unknown): string;
   readonly key?: (item: unknown) => string;
-  apply(trx: Transaction<DB>, supplierId: number, items: unknown[]): Promise<ItemOutcome[]>;
+  readonly apply?: (trx: Transaction<DB>, supplierId: number, items: unknown[]) => Promise<ItemOutcome[]>;
+  readonly stage?: (item: unknown) => readonly StagedValue[];
+  readonly applyStaged?: ActionSpec<unknown, unknown>['applyStaged'];
 }
 
 /** How a kind's POST route reads in openapi.json, and what it needs beyond the shared registration. */
@@ -74,6 +113,8 @@ export interface BatchKind<Endpoint extends string = string, Body extends TSchem
   readonly actions: readonly BatchAction[];
   /** Its items may register image URLs: the image loop is woken after each chunk. */
   readonly wakesImages: boolean;
+  /** Its items are staged rows rather than the batch's JSON (every action then stages). */
+  readonly staging?: Staging;
 }
 
 /** The action builder of a body schema: item types come from the schema, nothing is retyped. */
@@ -82,12 +123,14 @@ export type ActionBuilder<Body> = <Item>(spec: ActionSpec<Body, Item>) => BatchA
 /** Erases an action's types for the engine (see BatchAction). */
 export const actionFor =
   <S extends TSchema>(_body: S): ActionBuilder<Static<S>> =>
-  (spec) => ({
+  <Item>(spec: ActionSpec<Static<S>, Item>) => ({
     name: spec.name,
     select: (body) => spec.select(body as Static<S>),
-    code: (item) => spec.code(item as Parameters<typeof spec.code>[0]),
-    ...(spec.key ? { key: (item: unknown) => spec.key!(item as Parameters<typeof spec.code>[0]) } : {}),
-    apply: (trx, supplierId, items) => spec.apply(trx, supplierId, items as Parameters<typeof spec.code>[0][]),
+    code: (item) => spec.code(item as Item),
+    ...(spec.key ? { key: (item: unknown) => spec.key!(item as Item) } : {}),
+    ...(spec.apply ? { apply: (trx: Transaction<DB>, supplierId: number, items: unknown[]) => spec.apply!(trx, supplierId, items as Item[]) } : {}),
+    ...(spec.stage ? { stage: (item: unknown) => spec.stage!(item as Item) } : {}),
+    ...(spec.applyStaged ? { applyStaged: spec.applyStaged.bind(spec) } : {}),
   });
 
 /** Declares a batch kind; `actions` receives the builder typed by `body`. */
@@ -97,13 +140,22 @@ export function defineBatchKind<const Endpoint extends string, Body extends TSch
   route: BatchRoute;
   actions: (action: ActionBuilder<Static<Body>>) => BatchAction[];
   wakesImages?: boolean;
+  staging?: Staging;
 }): BatchKind<Endpoint, Body> {
+  const actions = declaration.actions(actionFor(declaration.body));
+  for (const a of actions) {
+    const staged = a.stage !== undefined && a.applyStaged !== undefined;
+    if (declaration.staging ? !staged : a.apply === undefined) {
+      throw new Error(`batch kind ${declaration.endpoint}: action ${a.name} must ${declaration.staging ? 'stage and applyStaged (the kind is staged)' : 'apply'}`);
+    }
+  }
   return {
     endpoint: declaration.endpoint,
     body: declaration.body,
     route: declaration.route,
-    actions: declaration.actions(actionFor(declaration.body)),
+    actions,
     wakesImages: declaration.wakesImages ?? false,
+    ...(declaration.staging ? { staging: declaration.staging } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { copyInto } from '../../db/copy.ts';
 import type { BatchItem, DB } from '../../db/types.ts';
 
 export interface NewBatch {
@@ -11,23 +12,29 @@ export interface NewBatch {
   keys: { min: string; max: string } | null;
   /** The W3C traceparent of the request (null with tracing off). */
   traceparent: string | null;
+  /** Its items are staged rows (written by stageItems), not JSON in the row. */
+  staged: boolean;
 }
 
 // Storage: a batch keeps its items alone, in order, and the action of each once per run
 // of consecutive items ([[action, count], ...]; a request's items come grouped by action,
 // so a batch has a run or two). One {action, item} object per item would make the JSON
 // written before each 202, and parsed again by the worker, a third larger.
-function encode(items: BatchItem[]) {
+export function runsOf(items: readonly BatchItem[]): [string, number][] {
   const runs: [string, number][] = [];
   for (const { action } of items) {
     const last = runs.at(-1);
     if (last?.[0] === action) last[1]++;
     else runs.push([action, 1]);
   }
-  return { items: JSON.stringify(items.map((i) => i.item)), actions: JSON.stringify(runs) };
+  return runs;
 }
 
-function decode(items: unknown[], runs: [string, number][]): BatchItem[] {
+function encode(items: BatchItem[], staged: boolean) {
+  return { items: staged ? null : JSON.stringify(items.map((i) => i.item)), actions: JSON.stringify(runsOf(items)) };
+}
+
+function decode(items: unknown[], runs: readonly (readonly [string, number])[]): BatchItem[] {
   const out: BatchItem[] = new Array(items.length);
   let at = 0;
   for (const [action, count] of runs) {
@@ -37,16 +44,19 @@ function decode(items: unknown[], runs: [string, number][]): BatchItem[] {
   return out;
 }
 
-/** All batches of one request in one statement; the caller's transaction makes them durable together. */
-export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
-  await trx
+/**
+ * All batches of one request in one statement; the caller's transaction makes them durable
+ * together. Answers each batch's seq, in order (a staged batch's rows are keyed by it).
+ */
+export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]): Promise<number[]> {
+  const rows = await trx
     .insertInto('batches')
     .values(
       batches.map((b) => ({
         id: b.id,
         supplier_id: b.supplier_id,
         endpoint: b.endpoint,
-        ...encode(b.items),
+        ...encode(b.items, b.staged),
         total: b.items.length,
         chunk_size: b.chunk_size,
         key_min: b.keys?.min ?? null,
@@ -54,7 +64,15 @@ export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]) {
         traceparent: b.traceparent,
       })),
     )
+    .returning(['id', 'seq'])
     .execute();
+  const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
+  return batches.map((b) => seqOf.get(b.id)!);
+}
+
+/** A staged kind's rows (COPY text lines after batch_seq and idx), in the caller's transaction. */
+export async function stageItems(trx: Transaction<DB>, table: string, columns: readonly string[], chunks: readonly string[]) {
+  return copyInto(trx, table, ['batch_seq', 'idx', ...columns], chunks);
 }
 
 const summaryColumns = [
@@ -118,13 +136,14 @@ export async function listBatches(db: Kysely<DB>, supplierId: number, f: { statu
 export async function findBatchForDetail(db: Kysely<DB>, supplierId: number, id: string) {
   const row = await db
     .selectFrom('batches')
-    .select([...summaryColumns, 'items', 'actions', 'cursor', 'chunk_size', 'chunk_finished_at'])
+    .select([...summaryColumns, 'seq', 'items', 'actions', 'cursor', 'chunk_size', 'chunk_finished_at'])
     .where('id', '=', id)
     .where('supplier_id', '=', supplierId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { actions, ...rest } = row;
-  return { ...rest, items: decode(row.items, actions) };
+  const { actions, items, ...rest } = row;
+  // A staged batch's items are read from its kind's staging table (batch.service.ts).
+  return { ...rest, actions, items: items === null ? null : decode(items, actions) };
 }
 
 export async function findResults(db: Kysely<DB>, supplierId: number, batchId: string) {
@@ -138,6 +157,7 @@ export async function findResults(db: Kysely<DB>, supplierId: number, batchId: s
 
 export interface ClaimedBatch {
   id: string;
+  seq: number;
   supplier_id: number;
   endpoint: string;
   total: number;
@@ -145,6 +165,7 @@ export interface ClaimedBatch {
   chunk_size: number;
   attempts: number;
   traceparent: string | null;
+  actions: [string, number][];
 }
 
 /**
@@ -175,12 +196,14 @@ export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds
       order by b.seq
       limit 1
       for update skip locked)
-    returning id, supplier_id, endpoint, total, cursor, chunk_size, attempts, traceparent`.execute(db);
+    returning id, seq, supplier_id, endpoint, total, cursor, chunk_size, attempts, traceparent, actions`.execute(db);
   return result.rows[0];
 }
 
+/** The items of a batch kept as JSON (a kind that is not staged). */
 export async function loadItems(db: Kysely<DB>, id: string): Promise<BatchItem[]> {
   const row = await db.selectFrom('batches').select(['items', 'actions']).where('id', '=', id).executeTakeFirstOrThrow();
+  if (row.items === null) throw new Error(`batch ${id} is staged: its items are rows of its kind's staging table`);
   return decode(row.items, row.actions);
 }
 

@@ -16,8 +16,6 @@ const ITEM_LIMIT =
 export const batchRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const codeOf = (endpoint: string, action: string, item: unknown) => deps.batches.action(endpoint, action).code(item);
-
     // One POST route per declared batch kind (batch.kinds.ts, defineBatchKind).
     for (const kind of deps.batches.all()) {
       const { scope, tags, summary, preValidation, errorHandler } = kind.route;
@@ -56,6 +54,6 @@ export const batchRoutes =
         querystring: BatchDetailQuery,
         response: { 200: BatchDetail, ...problems(400, 401, 403, 404) },
       },
-      handler: (request) => batchDetail(deps.db, codeOf, supplierOf(request).supplierId, request.params.uuid, request.query),
+      handler: (request) => batchDetail(deps.db, deps.batches, supplierOf(request).supplierId, request.params.uuid, request.query),
     });
   };

@@ -9,7 +9,8 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
 import { page } from '../../lib/pagination.ts';
 import * as repo from './batch.repository.ts';
-import type { BatchKind } from './batch.kinds.ts';
+import { copyValue } from '../../db/copy.ts';
+import type { BatchKind, BatchRegistry } from './batch.kinds.ts';
 
 export interface BatchLimits {
   maxRequestItems: number;
@@ -109,11 +110,28 @@ export async function submitBatch(
       chunk_size: limits.chunkSize,
       keys: keyRange(kind, slice),
       traceparent,
+      staged: kind.staging !== undefined,
     });
   }
-  await inTransaction(db, (trx) => repo.insertBatches(trx, batches));
+  await inTransaction(db, async (trx) => {
+    const seqs = await repo.insertBatches(trx, batches);
+    if (kind.staging) await repo.stageItems(trx, kind.staging.table, kind.staging.columns, batches.map((b, i) => stagingText(kind, seqs[i]!, b.items)));
+  });
   onAccepted(kind.endpoint, items.length);
   return { batchId: batches.map((b) => b.id) };
+}
+
+/** A staged batch's rows as COPY text: batch_seq, idx, then the action's `stage` of each item. */
+function stagingText(kind: BatchKind, seq: number, items: BatchItem[]): string {
+  const stage = new Map(kind.actions.map((a) => [a.name, a.stage!]));
+  let text = '';
+  for (let idx = 0; idx < items.length; idx++) {
+    const { action, item } = items[idx]!;
+    text += `${seq}\t${idx}`;
+    for (const value of stage.get(action)!(item)) text += `\t${copyValue(value)}`;
+    text += '\n';
+  }
+  return text;
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -170,21 +188,24 @@ export type ItemStatus = 'processing' | 'completed' | 'failed';
  */
 export async function batchDetail(
   db: Kysely<DB>,
-  codeOf: (endpoint: string, action: string, item: unknown) => string,
+  kinds: BatchRegistry,
   supplierId: number,
   id: string,
   query: { status?: ItemStatus; take: number; page: number },
 ) {
   const batch = await repo.findBatchForDetail(db, supplierId, id);
   if (!batch) throw notFound('batch', id, '/params/uuid');
+  const kind = kinds.get(batch.endpoint);
+  const items = batch.items ?? (await kind.staging!.items(db, batch.seq, batch.actions));
+  const codeOf = (action: string, item: unknown) => kinds.action(batch.endpoint, action).code(item);
   const results = new Map((await repo.findResults(db, supplierId, id)).map((r) => [r.idx, r]));
   const chunkFinishedAt = batch.chunk_finished_at.map((d) => new Date(d));
-  const all = batch.items.map(({ action, item }, idx) => {
+  const all = items.map(({ action, item }, idx) => {
     const result = results.get(idx);
     const status: ItemStatus = result ? result.status : idx < batch.cursor ? 'completed' : 'processing';
     const finishedAt = status === 'processing' ? null : iso(chunkFinishedAt[Math.floor(idx / batch.chunk_size)] ?? null);
     return {
-      code: codeOf(batch.endpoint, action, item),
+      code: codeOf(action, item),
       endpoint: batch.endpoint,
       action,
       batchItem: JSON.stringify(item),

@@ -10,10 +10,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { isConnectionError } from '../../db/errors.ts';
 import { PollingWorker, type WorkerLogger } from '../../lib/polling-worker.ts';
-import type { DB } from '../../db/types.ts';
 import type { WorkMetrics } from '../../observability/metrics.ts';
 import { inSpan, type Tracing } from '../../observability/tracing.ts';
-import type { BatchKind, BatchRegistry, ItemOutcome } from './batch.kinds.ts';
+import type { BatchItem, DB } from '../../db/types.ts';
+import type { BatchKind, BatchRegistry, ItemOutcome, PlacedOutcome } from './batch.kinds.ts';
 import * as repo from './batch.repository.ts';
 
 export interface BatchWorkerOptions {
@@ -53,8 +53,9 @@ export class BatchWorker extends PollingWorker {
   }
 
   private async process(batch: repo.ClaimedBatch) {
-    const items = await repo.loadItems(this.db, batch.id);
     const kind = this.registry.get(batch.endpoint);
+    // A staged kind's items stay in the database: each chunk is applied from its rows.
+    const items = kind.staging ? undefined : await repo.loadItems(this.db, batch.id);
     let cursor = batch.cursor;
     while (cursor < batch.total) {
       if (this.stopping) {
@@ -62,24 +63,29 @@ export class BatchWorker extends PollingWorker {
         return;
       }
       const end = Math.min(cursor + batch.chunk_size, batch.total);
-      const chunk = items.slice(cursor, end);
+      const size = end - cursor;
       let failedCount = 0;
       try {
         await this.db.transaction().execute(async (trx) => {
           if (!(await repo.lockForChunk(trx, batch.id, this.id, cursor))) throw new LeaseLost();
-          const outcomes = batch.attempts >= MAX_CHUNK_ATTEMPTS ? chunk.map(() => gaveUp) : await applyChunk(trx, kind, batch.supplier_id, chunk);
+          const outcomes: PlacedOutcome[] =
+            batch.attempts >= MAX_CHUNK_ATTEMPTS
+              ? Array.from({ length: size }, (_, i) => ({ idx: cursor + i, outcome: gaveUp }))
+              : items
+                ? await applyChunk(trx, kind, batch.supplier_id, cursor, items.slice(cursor, end))
+                : await applyStagedChunk(trx, kind, batch, cursor, end);
           const results: repo.ResultRow[] = [];
           failedCount = 0;
-          outcomes.forEach((o, i) => {
+          for (const { idx, outcome: o } of outcomes) {
             if (o.status === 'failed') failedCount++;
             if (o.status === 'failed' || o.message) {
-              results.push({ idx: cursor + i, status: o.status, error_code: o.errorCode ?? null, message: o.message ?? null });
+              results.push({ idx, status: o.status, error_code: o.errorCode ?? null, message: o.message ?? null });
             }
-          });
+          }
           await repo.insertResults(trx, batch.supplier_id, batch.id, results);
           await repo.advance(trx, batch.id, {
             cursor: end,
-            completed: chunk.length - failedCount,
+            completed: size - failedCount,
             failed: failedCount,
             total: batch.total,
             leaseSeconds: this.options.leaseSeconds,
@@ -92,7 +98,7 @@ export class BatchWorker extends PollingWorker {
         await repo.releaseLease(this.db, batch.id, this.id, retryIn, error instanceof Error ? error.message : String(error)).catch(() => {});
         return;
       }
-      this.options.metrics?.batchItemsApplied(batch.endpoint, chunk.length - failedCount, failedCount);
+      this.options.metrics?.batchItemsApplied(batch.endpoint, size - failedCount, failedCount);
       batch.attempts = 0;
       cursor = end;
       await this.options.onChunk?.(batch.id, cursor, batch.endpoint);
@@ -110,26 +116,45 @@ const gaveUp: ItemOutcome = {
   message: 'the item could not be applied after several attempts; send it again or contact support',
 };
 
-/** Runs of consecutive items with one action go to that action together, in order. */
-async function applyChunk(
-  trx: Transaction<DB>,
-  kind: BatchKind,
-  supplierId: number,
-  chunk: { action: string; item: any }[],
-): Promise<ItemOutcome[]> {
-  const outcomes: ItemOutcome[] = [];
+const actionOf = (kind: BatchKind, name: string) => {
+  const action = kind.actions.find((a) => a.name === name);
+  if (!action) throw new Error(`batch kind ${kind.endpoint} has no action ${name}`);
+  return action;
+};
+
+/** Runs of consecutive items with one action go to that action together, in order; `first` is the chunk's first idx. */
+async function applyChunk(trx: Transaction<DB>, kind: BatchKind, supplierId: number, first: number, chunk: BatchItem[]): Promise<PlacedOutcome[]> {
+  const outcomes: PlacedOutcome[] = [];
   let start = 0;
   while (start < chunk.length) {
     const name = chunk[start]!.action;
     let end = start;
     while (end < chunk.length && chunk[end]!.action === name) end++;
-    const action = kind.actions.find((a) => a.name === name);
-    if (!action) throw new Error(`batch kind ${kind.endpoint} has no action ${name}`);
     const run = chunk.slice(start, end).map((c) => c.item);
-    const applied = await action.apply(trx, supplierId, run);
+    const applied = await actionOf(kind, name).apply!(trx, supplierId, run);
     if (applied.length !== run.length) throw new Error(`${kind.endpoint} ${name} returned ${applied.length} outcomes for ${run.length} items`);
-    outcomes.push(...applied);
+    applied.forEach((outcome, i) => outcomes.push({ idx: first + start + i, outcome }));
     start = end;
+  }
+  return outcomes;
+}
+
+/**
+ * A staged chunk [from, to): each run of its batch's `actions` that meets it is applied from
+ * the staging rows, in order; only outcomes that are not a plain completion come back.
+ */
+async function applyStagedChunk(trx: Transaction<DB>, kind: BatchKind, batch: repo.ClaimedBatch, from: number, to: number): Promise<PlacedOutcome[]> {
+  const outcomes: PlacedOutcome[] = [];
+  let runStart = 0;
+  for (const [name, count] of batch.actions) {
+    const start = Math.max(from, runStart);
+    const end = Math.min(to, runStart + count);
+    runStart += count;
+    if (start >= end) continue;
+    for (const placed of await actionOf(kind, name).applyStaged!(trx, batch.supplier_id, batch.seq, start, end)) {
+      if (placed.idx < start || placed.idx >= end) throw new Error(`${kind.endpoint} ${name} answered item ${placed.idx} outside ${start}..${end - 1}`);
+      outcomes.push(placed);
+    }
   }
   return outcomes;
 }

@@ -133,48 +133,65 @@ export async function priceListIds(db: Kysely<DB> | Transaction<DB>, supplierId:
   return new Map(rows.map((r) => [r.internal_code, r.id]));
 }
 
+/**
+ * POST /batch/pricelist's staging table (migration 0023): one row per item of a batch,
+ * `code` being the product's code for entries and the store's for links. The batch
+ * engine writes it with COPY when it accepts a request (batch README, "Staging").
+ */
+export const priceItemsStaging = { table: 'batch_price_items', columns: ['list_code', 'code', 'units', 'price'] } as const;
+
+/** A staged batch's rows, in order. */
+export async function readStagedPriceItems(db: Kysely<DB>, batchSeq: number) {
+  return db.selectFrom('batch_price_items').select(['list_code', 'code', 'units', 'price']).where('batch_seq', '=', batchSeq).orderBy('idx').execute();
+}
+
+/** A staged item that named nothing: its code, and whether its list was found. */
+export interface UnresolvedItem {
+  idx: number;
+  list_code: string;
+  code: string;
+  list_known: boolean;
+}
+
+/**
+ * The items [from, to) of a staged batch with their list's id and, for entries, their
+ * product's id (null when the code names nothing), resolved in the statement that uses
+ * them: the head of every statement below.
+ */
+const stagedInput = (supplierId: number, batchSeq: number, from: number, to: number, products: boolean) => sql`
+  input as (
+    select s.idx, s.list_code, s.code, s.units, s.price, l.id as list_id${products ? sql`, p.id as product_id` : sql``}
+    from batch_price_items s
+    left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = s.list_code
+    ${products ? sql`left join products p on p.supplier_id = ${supplierId} and p.internal_code = s.code` : sql``}
+    where s.batch_seq = ${batchSeq} and s.idx >= ${from} and s.idx < ${to})`;
+
 export interface EntryWrite {
-  unknownLists: Set<string>;
-  unknownProducts: Set<string>;
+  unresolved: UnresolvedItem[];
   /** Whether every entry was new (none existed, changed or not): the caller's hint for its next call (`expectNew`). */
   allNew: boolean;
 }
 
 /**
- * Writes price entries named by their codes, resolving the price list and product codes
- * in the same statement (the hot path of a price load: one round trip per chunk instead
- * of three). Answers the codes that named nothing; their entries are not written. Codes
- * must be unique per (list, product, units) within one call: a statement cannot write a
- * row twice.
+ * Writes the staged price entries [from, to) of a batch, resolving list and product codes
+ * in the same statement: one round trip per chunk, and no item passes through Node.
+ * Answers the items whose codes named nothing; their entries are not written. Within the
+ * run the last item per (list, product, units) wins, as if applied one after the other.
  *
  * Two forms of one statement. The upsert (ON CONFLICT DO UPDATE) is always right; a plain
- * INSERT is right when no entry exists yet, and costs PostgreSQL about a third less (no
- * speculative insertion, no per-row insertion lock; docs/benchmarks.md). With `expectNew`
- * the INSERT is tried first inside a savepoint; an entry that exists makes it fail with a
- * unique violation before anything is kept, and the upsert then does the work. So the
- * result never depends on the guess, only the cost does: a wrong guess wastes at most one
+ * INSERT is right when no entry exists yet and the run names each one once, and costs
+ * PostgreSQL about a third less (no speculative insertion, no per-row insertion lock, no
+ * sort; docs/benchmarks.md). With `expectNew` the INSERT is tried first inside a
+ * savepoint; an entry that exists, or one named twice, makes it fail with a unique
+ * violation before anything is kept, and the upsert then does the work. So the result
+ * never depends on the guess, only the cost does: a wrong guess wastes at most one
  * statement, and `allNew` tells the caller how to guess next time.
  */
-export async function upsertEntriesByCode(
-  trx: Transaction<DB>,
-  supplierId: number,
-  rows: { list: string; product: string; units: number; price: number }[],
-  expectNew = false,
-): Promise<EntryWrite> {
-  if (rows.length === 0) return { unknownLists: new Set(), unknownProducts: new Set(), allNew: expectNew };
-  // One array per column, as PostgreSQL array literals (cheaper for both sides than JSON
-  // rows). A price travels as the shortest decimal text of its JSON number ("10.5") and
-  // is read straight into numeric: the decimal the client sent is the decimal stored.
-  const columns = [
-    textArray(rows.map((r) => r.list)),
-    textArray(rows.map((r) => r.product)),
-    `{${rows.map((r) => r.units).join(',')}}`,
-    `{${rows.map((r) => r.price).join(',')}}`,
-  ] as const;
+export async function writeStagedEntries(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number, expectNew: boolean): Promise<EntryWrite> {
   if (expectNew) {
     await sql`savepoint price_entries_insert`.execute(trx);
     try {
-      const result = await writeEntries(trx, supplierId, columns, false);
+      const result = await writeEntries(trx, supplierId, batchSeq, from, to, false);
       await sql`release savepoint price_entries_insert`.execute(trx);
       return result;
     } catch (error) {
@@ -182,10 +199,10 @@ export async function upsertEntriesByCode(
       await sql`rollback to savepoint price_entries_insert`.execute(trx);
     }
   }
-  return writeEntries(trx, supplierId, columns, true);
+  return writeEntries(trx, supplierId, batchSeq, from, to, true);
 }
 
-async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, products, units, prices]: readonly string[], upsert: boolean): Promise<EntryWrite> {
+async function writeEntries(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number, upsert: boolean): Promise<EntryWrite> {
   // The upsert writes only what changed, so a daily refresh costs what changed. Each row's
   // stored price is read first by its primary key (a scalar subquery: one index probe per
   // row whatever the planner estimates), and a row sent with the price it has is not
@@ -197,25 +214,27 @@ async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, pr
   // A row left alone is still applied (its item completes; its updated_at, the time its
   // price last changed, is kept): outcomes come from the codes that named nothing, never
   // from the rows written. `existing` counts the rows that were there before (updated or
-  // left alone): the valid input rows the statement did not insert (xmax = 0 marks an
+  // left alone): the distinct valid rows the statement did not insert (xmax = 0 marks an
   // inserted row; an updated one carries our xid). The plain insert either inserts every
   // row or fails, so it counts nothing.
-  const result = await sql<{ existing: number; list: string | null; product: string | null; list_known: boolean | null }>`
-    with input as (
-      select r.list, r.product, r.units, r.price, l.id as list_id, p.id as product_id${
-        upsert
-          ? sql`,
+  const result = await sql<{ existing: number } & { [K in keyof UnresolvedItem]: UnresolvedItem[K] | null }>`
+    with ${stagedInput(supplierId, batchSeq, from, to, true)},
+    ${
+      upsert
+        ? sql`last as (
+      select distinct on (list_id, product_id, units) list_id, product_id, units, price from input
+      where list_id is not null and product_id is not null
+      order by list_id, product_id, units, idx desc),
+    rows as (
+      select list_id, product_id, units, price,
         (select e.price from price_entries e
-         where e.supplier_id = ${supplierId} and e.price_list_id = l.id and e.product_id = p.id and e.units = r.units) as stored`
-          : sql``
-      }
-      from unnest(${lists}::text[], ${products}::text[], ${units}::int[], ${prices}::numeric[]) as r(list, product, units, price)
-      left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = r.list
-      left join products p on p.supplier_id = ${supplierId} and p.internal_code = r.product),
+         where e.supplier_id = ${supplierId} and e.price_list_id = last.list_id and e.product_id = last.product_id and e.units = last.units) as stored
+      from last),`
+        : sql`rows as (select list_id, product_id, units, price from input where list_id is not null and product_id is not null),`
+    }
     written as (
       insert into price_entries (supplier_id, price_list_id, product_id, units, price)
-      select ${supplierId}, list_id, product_id, units, price from input
-      where list_id is not null and product_id is not null${upsert ? sql` and stored is distinct from price` : sql``}
+      select ${supplierId}, list_id, product_id, units, price from rows${upsert ? sql` where stored is distinct from price` : sql``}
       ${
         upsert
           ? sql`on conflict (supplier_id, price_list_id, product_id, units) do update set price = excluded.price, updated_at = now()
@@ -223,31 +242,59 @@ async function writeEntries(trx: Transaction<DB>, supplierId: number, [lists, pr
                 returning xmax = 0 as inserted`
           : sql``
       })
-    select w.existing, m.list, m.product, m.list_known
+    select w.existing, m.idx, m.list_code, m.code, m.list_known
     from (${
-      upsert
-        ? sql`select ((select count(*) from input where list_id is not null and product_id is not null) - (select count(*) from written where inserted))::int as existing`
-        : sql`select 0 as existing`
+      upsert ? sql`select ((select count(*) from rows) - (select count(*) from written where inserted))::int as existing` : sql`select 0 as existing`
     }) w
-    left join (select list, product, list_id is not null as list_known from input where list_id is null or product_id is null) m on true`.execute(trx);
-  const unknownLists = new Set<string>();
-  const unknownProducts = new Set<string>();
-  for (const r of result.rows) {
-    if (r.list === null || r.product === null) continue;
-    if (!r.list_known) unknownLists.add(r.list);
-    else unknownProducts.add(r.product);
-  }
-  return { unknownLists, unknownProducts, allNew: result.rows[0]!.existing === 0 };
+    left join (select idx, list_code, code, list_id is not null as list_known from input where list_id is null or product_id is null) m on true`.execute(trx);
+  return { unresolved: unresolvedOf(result.rows), allNew: result.rows[0]!.existing === 0 };
 }
 
-/** u null: every package size of the product. */
-export async function deleteEntries(trx: Transaction<DB>, supplierId: number, rows: { l: number; p: number; u: number | null }[]) {
-  if (rows.length === 0) return;
-  await sql`
-    delete from price_entries e
-    using json_to_recordset(${JSON.stringify(rows)}::json) as r(l bigint, p bigint, u int)
-    where e.supplier_id = ${supplierId} and e.price_list_id = r.l and e.product_id = r.p
-      and (r.u is null or e.units = r.u)`.execute(trx);
+const unresolvedOf = (rows: { [K in keyof UnresolvedItem]: UnresolvedItem[K] | null }[]): UnresolvedItem[] =>
+  rows.filter((r): r is UnresolvedItem => r.idx !== null).sort((a, b) => a.idx - b.idx);
+
+/** Removes the staged entries [from, to) (units null: every package size of the product); answers the items that named nothing. */
+export async function deleteStagedEntries(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<UnresolvedItem[]> {
+  const result = await sql<UnresolvedItem>`
+    with ${stagedInput(supplierId, batchSeq, from, to, true)},
+    gone as (
+      delete from price_entries e using input i
+      where i.list_id is not null and i.product_id is not null
+        and e.supplier_id = ${supplierId} and e.price_list_id = i.list_id and e.product_id = i.product_id
+        and (i.units is null or e.units = i.units))
+    select idx, list_code, code, list_id is not null as list_known from input
+    where list_id is null or product_id is null`.execute(trx);
+  return unresolvedOf(result.rows);
+}
+
+/**
+ * Links the staged stores [from, to) to their lists (a store has at most one: assigning
+ * moves it; the last item per store wins). Answers the items whose list is unknown, and
+ * those whose store does not exist yet (list_known true): their link is kept and takes
+ * effect when the store is created.
+ */
+export async function linkStagedStores(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<UnresolvedItem[]> {
+  const result = await sql<UnresolvedItem>`
+    with ${stagedInput(supplierId, batchSeq, from, to, false)},
+    last as (select distinct on (code) code, list_id from input where list_id is not null order by code, idx desc),
+    written as (
+      insert into price_list_stores (supplier_id, store_code, price_list_id)
+      select ${supplierId}, code, list_id from last
+      on conflict (supplier_id, store_code) do update set price_list_id = excluded.price_list_id, created_at = now())
+    select i.idx, i.list_code, i.code, i.list_id is not null as list_known from input i
+    where i.list_id is null or not exists (select 1 from stores st where st.supplier_id = ${supplierId} and st.internal_code = i.code)`.execute(trx);
+  return unresolvedOf(result.rows);
+}
+
+/** Unlinks the staged stores [from, to) from the lists named; answers the items whose list is unknown. */
+export async function unlinkStagedStores(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<UnresolvedItem[]> {
+  const result = await sql<UnresolvedItem>`
+    with ${stagedInput(supplierId, batchSeq, from, to, false)},
+    gone as (
+      delete from price_list_stores x using input i
+      where i.list_id is not null and x.supplier_id = ${supplierId} and x.store_code = i.code and x.price_list_id = i.list_id)
+    select idx, list_code, code, false as list_known from input where list_id is null`.execute(trx);
+  return unresolvedOf(result.rows);
 }
 
 /** A store has at most one price list: assigning moves it. */
@@ -257,12 +304,4 @@ export async function upsertStoreLinks(trx: Transaction<DB>, supplierId: number,
     insert into price_list_stores (supplier_id, store_code, price_list_id)
     select ${supplierId}, r.s, r.l from json_to_recordset(${JSON.stringify(rows)}::json) as r(l bigint, s text)
     on conflict (supplier_id, store_code) do update set price_list_id = excluded.price_list_id, created_at = now()`.execute(trx);
-}
-
-export async function deleteStoreLinks(trx: Transaction<DB>, supplierId: number, rows: { l: number; s: string }[]) {
-  if (rows.length === 0) return;
-  await sql`
-    delete from price_list_stores x
-    using json_to_recordset(${JSON.stringify(rows)}::json) as r(l bigint, s text)
-    where x.supplier_id = ${supplierId} and x.store_code = r.s and x.price_list_id = r.l`.execute(trx);
 }

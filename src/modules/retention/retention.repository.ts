@@ -62,9 +62,23 @@ export async function deleteFinishedBatchResults(db: Kysely<DB>, days: number, l
 }
 
 /**
- * Finished batches whose item results are gone (deleteFinishedBatchResults runs first): the
- * delete cascades to no result rows, so a statement removes at most `limit` rows in all.
- * A batch whose results another sweeper still holds waits for the next run.
+ * The staged items of finished batches (batch README, "Staging"; today one staging table,
+ * POST /batch/pricelist's), `limit` rows per statement, before the batch row itself: they
+ * have no foreign key to it, so a batch goes only once they are gone.
+ */
+export async function deleteFinishedStagedItems(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from batch_price_items where (batch_seq, idx) in (
+      select s.batch_seq, s.idx from batches b
+        join batch_price_items s on s.batch_seq = b.seq
+       where b.finished_at < ${cutoff(days)}
+       limit ${limit} for update of s skip locked)`);
+}
+
+/**
+ * Finished batches whose item results and staged items are gone (deleted just before):
+ * the delete cascades to no result rows, so a statement removes at most `limit` rows in
+ * all. A batch whose rows another sweeper still holds waits for the next run.
  */
 export async function deleteFinishedBatches(db: Kysely<DB>, days: number, limit: number) {
   return deleted(db, sql`
@@ -72,6 +86,7 @@ export async function deleteFinishedBatches(db: Kysely<DB>, days: number, limit:
       select b.id from batches b
        where b.finished_at < ${cutoff(days)}
          and not exists (select 1 from batch_item_results r where r.supplier_id = b.supplier_id and r.batch_id = b.id)
+         and not exists (select 1 from batch_price_items s where s.batch_seq = b.seq)
        limit ${limit} for update skip locked)`);
 }
 
