@@ -70,6 +70,12 @@ export async function createScratchDatabase(baseUrl: string): Promise<ScratchDat
     async drop() {
       if (dropped) return;
       dropped = true;
+      // BENCH_KEEP_DATABASE=1 leaves it for a look at plans and statistics afterwards.
+      if (process.env.BENCH_KEEP_DATABASE === '1') {
+        console.log(`[bench] kept database ${name}`);
+        await admin.end();
+        return;
+      }
       try {
         await admin.query(`drop database if exists ${name} with (force)`);
       } finally {
