@@ -28,6 +28,9 @@ const linkKey = (i: StoreLink) => keyOf('store', i.storeInternalCode);
 // into numeric: the decimal the client sent is the decimal stored.
 const stageEntry = (i: Entry) => [i.priceListInternalCode, i.productInternalCode, i.units, i.price] as const;
 const stageLink = (i: StoreLink) => [i.priceListInternalCode, i.storeInternalCode, null, null] as const;
+/** What the two actions on entries, and the two on links, have in common. */
+const entries = { code: entryCode, key: entryKey, stage: stageEntry };
+const links = { code: linkCode, key: linkKey, stage: stageLink };
 
 /** An entry's outcome when a code named nothing: its list first. */
 const entryOutcome = (u: repo.UnresolvedItem): PlacedOutcome => ({ idx: u.idx, outcome: u.list_known ? unknownProduct(u.code) : unknownList(u.list_code) });
@@ -69,9 +72,7 @@ export const priceListBatchKind = defineBatchKind({
     action({
       name: 'remove.products',
       select: (body) => body.remove?.products,
-      code: entryCode,
-      key: entryKey,
-      stage: stageEntry,
+      ...entries,
       async applyStaged(trx, supplierId, batchSeq, from, to) {
         return (await repo.deleteStagedEntries(trx, supplierId, batchSeq, from, to)).map(entryOutcome);
       },
@@ -79,9 +80,7 @@ export const priceListBatchKind = defineBatchKind({
     action({
       name: 'remove.stores',
       select: (body) => body.remove?.stores,
-      code: linkCode,
-      key: linkKey,
-      stage: stageLink,
+      ...links,
       async applyStaged(trx, supplierId, batchSeq, from, to) {
         return (await repo.unlinkStagedStores(trx, supplierId, batchSeq, from, to)).map((u) => ({ idx: u.idx, outcome: unknownList(u.list_code) }));
       },
@@ -89,9 +88,7 @@ export const priceListBatchKind = defineBatchKind({
     action({
       name: 'upsert.products',
       select: (body) => body.upsert?.products,
-      code: entryCode,
-      key: entryKey,
-      stage: stageEntry,
+      ...entries,
       async applyStaged(trx, supplierId, batchSeq, from, to) {
         const written = await repo.writeStagedEntries(trx, supplierId, batchSeq, from, to, lastWasNew.get(supplierId) ?? true);
         lastWasNew.set(supplierId, written.allNew);
@@ -101,9 +98,7 @@ export const priceListBatchKind = defineBatchKind({
     action({
       name: 'upsert.stores',
       select: (body) => body.upsert?.stores,
-      code: linkCode,
-      key: linkKey,
-      stage: stageLink,
+      ...links,
       async applyStaged(trx, supplierId, batchSeq, from, to) {
         return (await repo.linkStagedStores(trx, supplierId, batchSeq, from, to)).map((u): PlacedOutcome => {
           const outcome: ItemOutcome = u.list_known ? storeNotKnownYet(u.code) : unknownList(u.list_code);
