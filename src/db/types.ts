@@ -103,9 +103,8 @@ export interface BatchesTable {
 /** POST /batch/pricelist's items, staged (migration 0023; pricelists.batch.ts). */
 export interface BatchPriceItemsTable {
   batch_seq: number;
+  /** The item's place in its batch; its action comes from the batch's `actions` runs. */
   idx: number;
-  /** The item's action, by its place in the kind's actions. */
-  action: number;
   list_code: string;
   /** The product's code (entries) or the store's (store links). */
   code: string;
