@@ -12,7 +12,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../src/db/types.ts';
-import { loadItems } from '../../src/modules/batch/batch.repository.ts';
+import { batchRegistry } from '../../src/deps.ts';
+import { batchItems } from '../../src/modules/batch/batch.service.ts';
 import type { Send } from '../../support/net.ts';
 import * as service from '../../support/service.ts';
 import { sleep, waitFor } from '../../support/wait.ts';
@@ -196,15 +197,16 @@ export interface BatchFigures {
 /**
  * The load's price-list batches (those writing the LOAD list) of these suppliers, oldest
  * first, with the version each carries (its price). Items are read through the batch
- * repository, as the worker reads them, never through a copy of their storage format.
+ * service, as the detail reads them, never through a copy of their storage format.
  */
 export async function loadBatches(pool: pg.Pool, supplierIds: number[]): Promise<{ id: string; version: number }[]> {
   // Not destroyed: that would end the caller's pool.
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const rows = await query(pool, `select id::text from batches where supplier_id = any($1) and endpoint = '/batch/pricelist' order by seq`, [supplierIds]);
+  const rows = await query(pool, `select id::text, supplier_id::int from batches where supplier_id = any($1) and endpoint = '/batch/pricelist' order by seq`, [supplierIds]);
+  const kinds = batchRegistry();
   const out: { id: string; version: number }[] = [];
-  for (const { id } of rows) {
-    const [first] = await loadItems(db, id);
+  for (const { id, supplier_id } of rows) {
+    const [first] = await batchItems(db, kinds, supplier_id, id);
     const item = first?.item as { priceListInternalCode?: string; price?: number | string } | undefined;
     if (item?.priceListInternalCode === 'LOAD') out.push({ id, version: Number(item.price) });
   }

@@ -181,6 +181,19 @@ export async function listBatches(db: Kysely<DB>, supplierId: number, query: { s
 
 export type ItemStatus = 'processing' | 'completed' | 'failed';
 
+type StoredBatch = NonNullable<Awaited<ReturnType<typeof repo.findBatchForDetail>>>;
+
+/** A batch's items in order, from its JSON or, for a staged kind, from its staging rows (README, "Staging"). */
+const itemsOf = async (db: Kysely<DB>, kinds: BatchRegistry, batch: Pick<StoredBatch, 'endpoint' | 'seq' | 'items' | 'actions'>) =>
+  batch.items ?? kinds.get(batch.endpoint).staging!.items(db, batch.seq, batch.actions);
+
+/** Every item of one of the supplier's batches, as accepted, however its kind stores them (the fault scripts check them). */
+export async function batchItems(db: Kysely<DB>, kinds: BatchRegistry, supplierId: number, id: string): Promise<BatchItem[]> {
+  const batch = await repo.findBatchForDetail(db, supplierId, id);
+  if (!batch) throw notFound('batch', id, '/params/uuid');
+  return itemsOf(db, kinds, batch);
+}
+
 /**
  * One record per item, in submission order. Only failures and completions with a
  * message are stored per item; an item before the cursor without a record completed,
@@ -195,8 +208,7 @@ export async function batchDetail(
 ) {
   const batch = await repo.findBatchForDetail(db, supplierId, id);
   if (!batch) throw notFound('batch', id, '/params/uuid');
-  const kind = kinds.get(batch.endpoint);
-  const items = batch.items ?? (await kind.staging!.items(db, batch.seq, batch.actions));
+  const items = await itemsOf(db, kinds, batch);
   const codeOf = (action: string, item: unknown) => kinds.action(batch.endpoint, action).code(item);
   const results = new Map((await repo.findResults(db, supplierId, id)).map((r) => [r.idx, r]));
   const chunkFinishedAt = batch.chunk_finished_at.map((d) => new Date(d));
