@@ -17,10 +17,10 @@
 // BENCH_PRODUCTS and BENCH_STORES (default 50000 each) set N. BATCH_SIZE, BATCH_CHUNK_SIZE,
 // WORKER_CONCURRENCY and WORKER_POLL_MS are passed to the service when set, for experiments.
 import type pg from 'pg';
+import { copyValue } from '../src/db/copy.ts';
 import {
   call,
   checkBatches,
-  copyField,
   copyIn,
   createSupplier,
   envInt,
@@ -173,7 +173,7 @@ async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResu
       let text = '';
       for (let i = start; i < end; i++) {
         const p = product(i);
-        text += [supplierId, p.internalCode, p.name, p.description, brand, category, p.ean, displayProductsJson].map(copyField).join('\t') + '\n';
+        text += [supplierId, p.internalCode, p.name, p.description, brand, category, p.ean, displayProductsJson].map(copyValue).join('\t') + '\n';
       }
       yield text;
     }
@@ -208,7 +208,7 @@ async function copyStores(pool: pg.Pool, supplierId: number): Promise<CopyResult
         const s = store(i);
         text +=
           [supplierId, s.internalCode, s.name, s.legalName, s.legalId, s.ownerName, s.phone, s.email, JSON.stringify(s.addresses), centsText(dropCents(i))]
-            .map(copyField)
+            .map(copyValue)
             .join('\t') + '\n';
       }
       yield text;

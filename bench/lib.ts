@@ -229,12 +229,6 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** A value for COPY ... FROM STDIN in text format: backslash, tab, newline and carriage return escaped; null as \N. */
-export function copyField(value: string | number | null): string {
-  if (value === null) return '\\N';
-  return String(value).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
-}
-
 /** Throws unless every batch was processed and every one of its items completed. */
 export function checkBatches(what: string, statuses: BatchStatusBody[]) {
   const bad = statuses.filter((s) => s.status !== 'processed' || s.failed !== 0 || s.completed !== s.total);

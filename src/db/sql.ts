@@ -8,30 +8,13 @@ import type { DB } from './types.ts';
 export const textIn = (column: string, values: readonly string[]) => sql<boolean>`${sql.ref(column)} = any(${values}::text[])`;
 
 /**
- * A PostgreSQL array literal of texts, `{"a","b \\"c\\""}`, for a `$1::text[]` parameter.
- * node-postgres builds the same literal from a JS array with two regular expressions per
- * element; this one looks once and escapes only what needs it, which matters on bulk
- * paths (hundreds of thousands of codes per load).
- */
-export function textArray(values: readonly string[]): string {
-  let out = '{';
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    out += (i === 0 ? '"' : ',"') + (NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v) + '"';
-  }
-  return out + '}';
-}
-const NEEDS_ESCAPE = /["\\]/;
-const ESCAPED = /["\\]/g;
-
-/** `column = any($1::bigint[])`: one parameter for any number of ids. */
-/**
  * Orders by a code's bytes (collate "C"), case-sensitive as codes are, so the order is the
  * same on every database whatever its locale (PGlite is C; a PostgreSQL created with
  * en_US would otherwise put "a" before "B").
  */
 export const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
 
+/** `column = any($1::bigint[])`: one parameter for any number of ids. */
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;
 
 /**

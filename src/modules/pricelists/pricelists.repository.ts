@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { containsText, textArray, textIn, byCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db

@@ -106,42 +106,42 @@ function Credentials({ supplierId, page, go }: { supplierId: number; page: numbe
       <Listed query={credentials} empty={t('adminSupplier.noCredentials')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('credentials.clientId')}</th>
-                      <th scope="col">{t('credentials.scopes')}</th>
-                      <th scope="col">{t('credentials.created')}</th>
-                      <th scope="col">{t('credentials.state')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('credentials.clientId')}</th>
+                    <th scope="col">{t('credentials.scopes')}</th>
+                    <th scope="col">{t('credentials.created')}</th>
+                    <th scope="col">{t('credentials.state')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((c) => (
+                    <tr key={c.clientId} data-credential={c.clientId}>
+                      <td>
+                        <code>{c.clientId}</code>
+                      </td>
+                      <td>
+                        <details>
+                          <summary>{t('adminSupplier.scopeCount', { count: c.scopes.length })}</summary>
+                          <ul className="scopes">
+                            {c.scopes.map((s) => (
+                              <li key={s}>
+                                <code>{s}</code>
+                              </li>
+                            ))}
+                          </ul>
+                        </details>
+                      </td>
+                      <td>{f.dateTime(c.createdAt)}</td>
+                      <td>{c.revokedAt ? t('credentials.revokedAt', { at: f.dateTime(c.revokedAt) }) : t('credentials.live')}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((c) => (
-                      <tr key={c.clientId} data-credential={c.clientId}>
-                        <td>
-                          <code>{c.clientId}</code>
-                        </td>
-                        <td>
-                          <details>
-                            <summary>{t('adminSupplier.scopeCount', { count: c.scopes.length })}</summary>
-                            <ul className="scopes">
-                              {c.scopes.map((s) => (
-                                <li key={s}>
-                                  <code>{s}</code>
-                                </li>
-                              ))}
-                            </ul>
-                          </details>
-                        </td>
-                        <td>{f.dateTime(c.createdAt)}</td>
-                        <td>{c.revokedAt ? t('credentials.revokedAt', { at: f.dateTime(c.revokedAt) }) : t('credentials.live')}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
           </>
         )}
       </Listed>

@@ -120,46 +120,46 @@ export default function Audit() {
       <Listed query={entries} empty={filtered ? t('audit.emptyFiltered') : t('audit.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('audit.at')}</th>
-                      <th scope="col">{t('audit.who')}</th>
-                      <th scope="col">{t('audit.what')}</th>
-                      <th scope="col">{t('audit.operation')}</th>
-                      <th scope="col">{t('audit.more')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('audit.at')}</th>
+                    <th scope="col">{t('audit.who')}</th>
+                    <th scope="col">{t('audit.what')}</th>
+                    <th scope="col">{t('audit.operation')}</th>
+                    <th scope="col">{t('audit.more')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((e) => (
+                    <tr key={e.id} data-entry={e.id} data-entity={e.entity} data-operation={e.operation}>
+                      <td>{f.dateTime(e.at)}</td>
+                      <td>
+                        <Actor actor={e.actor} />
+                      </td>
+                      <td>
+                        {entityName(t, e.entity)}
+                        {e.entityId !== null && (
+                          <>
+                            {' '}
+                            <code>{e.entityId}</code>
+                          </>
+                        )}
+                      </td>
+                      <td>
+                        <code>{e.operation}</code>
+                      </td>
+                      <td>
+                        <Detail entry={e} />
+                        {e.requestId && <p className="muted small">{t('audit.request', { id: e.requestId })}</p>}
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((e) => (
-                      <tr key={e.id} data-entry={e.id} data-entity={e.entity} data-operation={e.operation}>
-                        <td>{f.dateTime(e.at)}</td>
-                        <td>
-                          <Actor actor={e.actor} />
-                        </td>
-                        <td>
-                          {entityName(t, e.entity)}
-                          {e.entityId !== null && (
-                            <>
-                              {' '}
-                              <code>{e.entityId}</code>
-                            </>
-                          )}
-                        </td>
-                        <td>
-                          <code>{e.operation}</code>
-                        </td>
-                        <td>
-                          <Detail entry={e} />
-                          {e.requestId && <p className="muted small">{t('audit.request', { id: e.requestId })}</p>}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

@@ -62,61 +62,61 @@ export default function Batches() {
       <Listed query={batches} empty={t('batches.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('batches.batch')}</th>
-                      <th scope="col">{t('batches.endpoint')}</th>
-                      <th scope="col">{t('batches.created')}</th>
-                      <th scope="col">{t('batches.sentBy')}</th>
-                      <th scope="col">{t('batches.status')}</th>
-                      <th scope="col" className="num">
-                        {t('batches.items')}
-                      </th>
-                      <th scope="col" className="num">
-                        {t('batches.completed')}
-                      </th>
-                      <th scope="col" className="num">
-                        {t('batches.failed')}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((b) => (
-                      <tr key={b.batchId} data-batch={b.batchId} data-status={b.status}>
-                        <td>
-                          <Link to="/batches/$uuid" params={{ uuid: b.batchId }} aria-label={t('batches.open', { id: b.batchId })}>
-                            <code>{b.batchId.slice(0, 8)}</code>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('batches.batch')}</th>
+                    <th scope="col">{t('batches.endpoint')}</th>
+                    <th scope="col">{t('batches.created')}</th>
+                    <th scope="col">{t('batches.sentBy')}</th>
+                    <th scope="col">{t('batches.status')}</th>
+                    <th scope="col" className="num">
+                      {t('batches.items')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('batches.completed')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('batches.failed')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((b) => (
+                    <tr key={b.batchId} data-batch={b.batchId} data-status={b.status}>
+                      <td>
+                        <Link to="/batches/$uuid" params={{ uuid: b.batchId }} aria-label={t('batches.open', { id: b.batchId })}>
+                          <code>{b.batchId.slice(0, 8)}</code>
+                        </Link>
+                      </td>
+                      <td>
+                        {endpointName(t, b.endpoint)} <code className="muted small">{b.endpoint}</code>
+                      </td>
+                      <td>{f.dateTime(b.createdAt)}</td>
+                      <td>
+                        <Actor actor={b.sentBy} />
+                      </td>
+                      <td>
+                        <BatchBadge status={b.status} />
+                      </td>
+                      <td className="num">{f.number(b.total)}</td>
+                      <td className="num">{f.number(b.completed)}</td>
+                      <td className="num" data-testid="failed">
+                        {b.failed > 0 ? (
+                          <Link to="/batches/$uuid" params={{ uuid: b.batchId }} search={{ status: 'failed' }} aria-label={t('batches.openFailed', { count: b.failed, id: b.batchId })}>
+                            {f.number(b.failed)}
                           </Link>
-                        </td>
-                        <td>
-                          {endpointName(t, b.endpoint)} <code className="muted small">{b.endpoint}</code>
-                        </td>
-                        <td>{f.dateTime(b.createdAt)}</td>
-                        <td>
-                          <Actor actor={b.sentBy} />
-                        </td>
-                        <td>
-                          <BatchBadge status={b.status} />
-                        </td>
-                        <td className="num">{f.number(b.total)}</td>
-                        <td className="num">{f.number(b.completed)}</td>
-                        <td className="num" data-testid="failed">
-                          {b.failed > 0 ? (
-                            <Link to="/batches/$uuid" params={{ uuid: b.batchId }} search={{ status: 'failed' }} aria-label={t('batches.openFailed', { count: b.failed, id: b.batchId })}>
-                              {f.number(b.failed)}
-                            </Link>
-                          ) : (
-                            f.number(0)
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                        ) : (
+                          f.number(0)
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

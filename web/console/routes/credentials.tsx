@@ -114,27 +114,27 @@ export default function Credentials() {
       <Listed query={list} empty={t('credentials.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('credentials.clientId')}</th>
-                      <th scope="col">{t('credentials.scopes')}</th>
-                      <th scope="col">{t('credentials.created')}</th>
-                      <th scope="col">{t('credentials.state')}</th>
-                      <th scope="col">
-                        <span className="visually-hidden">{t('members.actions')}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((c) => (
-                      <Row key={c.clientId} c={c} canWrite={canWrite} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('credentials.clientId')}</th>
+                    <th scope="col">{t('credentials.scopes')}</th>
+                    <th scope="col">{t('credentials.created')}</th>
+                    <th scope="col">{t('credentials.state')}</th>
+                    <th scope="col">
+                      <span className="visually-hidden">{t('members.actions')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((c) => (
+                    <Row key={c.clientId} c={c} canWrite={canWrite} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

@@ -51,59 +51,59 @@ export default function Groupers() {
       <Listed query={groupers} empty={t('groupers.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('catalog.name')}</th>
-                      <th scope="col" className="num">
-                        {t('groupers.stores')}
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('catalog.name')}</th>
+                    <th scope="col" className="num">
+                      {t('groupers.stores')}
+                    </th>
+                    <th scope="col">{t('catalog.updated')}</th>
+                    <th scope="col">{t('catalog.state')}</th>
+                    {canWrite && (
+                      <th scope="col">
+                        <span className="visually-hidden">{t('catalog.actions')}</span>
                       </th>
-                      <th scope="col">{t('catalog.updated')}</th>
-                      <th scope="col">{t('catalog.state')}</th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((g) => (
+                    <tr key={g.internalCode} data-grouper={g.internalCode}>
+                      <td>
+                        {kind === 'stock' ? (
+                          <Link to="/groupers/stock/$code" params={{ code: g.internalCode }} search={{}}>
+                            <code>{g.internalCode}</code>
+                          </Link>
+                        ) : (
+                          <code>{g.internalCode}</code>
+                        )}
+                      </td>
+                      <td>{g.name}</td>
+                      <td className="num">{f.number(g.storeCount)}</td>
+                      <td>{f.dateTime(g.updatedAt)}</td>
+                      <td>
+                        <EnabledBadge enabled={g.enabled} />
+                      </td>
                       {canWrite && (
-                        <th scope="col">
-                          <span className="visually-hidden">{t('catalog.actions')}</span>
-                        </th>
+                        <td>
+                          <EnabledSwitch
+                            kind={kind === 'stock' ? 'stock-grouper' : 'promotion-grouper'}
+                            code={g.internalCode}
+                            name={g.name}
+                            enabled={g.enabled}
+                            invalidate={['groupers', 'grouper']}
+                          />
+                        </td>
                       )}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((g) => (
-                      <tr key={g.internalCode} data-grouper={g.internalCode}>
-                        <td>
-                          {kind === 'stock' ? (
-                            <Link to="/groupers/stock/$code" params={{ code: g.internalCode }} search={{}}>
-                              <code>{g.internalCode}</code>
-                            </Link>
-                          ) : (
-                            <code>{g.internalCode}</code>
-                          )}
-                        </td>
-                        <td>{g.name}</td>
-                        <td className="num">{f.number(g.storeCount)}</td>
-                        <td>{f.dateTime(g.updatedAt)}</td>
-                        <td>
-                          <EnabledBadge enabled={g.enabled} />
-                        </td>
-                        {canWrite && (
-                          <td>
-                            <EnabledSwitch
-                              kind={kind === 'stock' ? 'stock-grouper' : 'promotion-grouper'}
-                              code={g.internalCode}
-                              name={g.name}
-                              enabled={g.enabled}
-                              invalidate={['groupers', 'grouper']}
-                            />
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

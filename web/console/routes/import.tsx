@@ -71,42 +71,42 @@ function Failures({ imported, page, go }: { imported: Import; page: number; go: 
       <Listed query={failures} empty={t('import.allApplied')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col" className="num">
-                        {t('import.line')}
-                      </th>
-                      <th scope="col">{t('import.values')}</th>
-                      <th scope="col">{t('import.reasons')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      {t('import.line')}
+                    </th>
+                    <th scope="col">{t('import.values')}</th>
+                    <th scope="col">{t('import.reasons')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((row) => (
+                    <tr key={`${row.line}-${row.text}`} data-line={row.line}>
+                      <td className="num">{row.line}</td>
+                      <td>
+                        <Values row={row} />
+                      </td>
+                      <td className="reason">
+                        {row.problems.map((p, i) => (
+                          <p key={i} data-code={p.code}>
+                            <strong>{reasonWords(t, p.code) ?? p.message}</strong>
+                            {p.field && <span> · {t('import.field', { field: p.field })}</span>}
+                            <br />
+                            <span className="muted small">
+                              <code>{p.code}</code> {p.message}
+                            </span>
+                          </p>
+                        ))}
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((row) => (
-                      <tr key={`${row.line}-${row.text}`} data-line={row.line}>
-                        <td className="num">{row.line}</td>
-                        <td>
-                          <Values row={row} />
-                        </td>
-                        <td className="reason">
-                          {row.problems.map((p, i) => (
-                            <p key={i} data-code={p.code}>
-                              <strong>{reasonWords(t, p.code) ?? p.message}</strong>
-                              {p.field && <span> · {t('import.field', { field: p.field })}</span>}
-                              <br />
-                              <span className="muted small">
-                                <code>{p.code}</code> {p.message}
-                              </span>
-                            </p>
-                          ))}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
           </>
         )}
       </Listed>

@@ -176,52 +176,52 @@ function List({ kinds, search, go }: { kinds: ImportKind[]; search: Search; go: 
       <Listed query={imports} empty={search.kind ? t('imports.emptyFiltered') : t('imports.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('imports.fileName')}</th>
-                      <th scope="col">{t('imports.filterKind')}</th>
-                      <th scope="col">{t('imports.uploaded')}</th>
-                      <th scope="col">{t('imports.by')}</th>
-                      <th scope="col">{t('imports.status')}</th>
-                      <th scope="col" className="num">
-                        {t('imports.rows')}
-                      </th>
-                      <th scope="col" className="num">
-                        {t('imports.applied')}
-                      </th>
-                      <th scope="col" className="num">
-                        {t('imports.failed')}
-                      </th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('imports.fileName')}</th>
+                    <th scope="col">{t('imports.filterKind')}</th>
+                    <th scope="col">{t('imports.uploaded')}</th>
+                    <th scope="col">{t('imports.by')}</th>
+                    <th scope="col">{t('imports.status')}</th>
+                    <th scope="col" className="num">
+                      {t('imports.rows')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('imports.applied')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('imports.failed')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((i) => (
+                    <tr key={i.id} data-import={i.fileName} data-status={i.status}>
+                      <td>
+                        <Link to="/imports/$id" params={{ id: i.id }}>
+                          {i.fileName}
+                        </Link>
+                      </td>
+                      <td>
+                        {kindLabel(t, i.kind)}
+                        {i.remove && <span className="muted small"> · {t('import.removing')}</span>}
+                      </td>
+                      <td>{f.dateTime(i.createdAt)}</td>
+                      <td>{uploader(t, i)}</td>
+                      <td>
+                        <ImportStatus status={i.status} />
+                      </td>
+                      <td className="num">{f.number(i.counts.rowsRead)}</td>
+                      <td className="num">{f.number(i.counts.applied)}</td>
+                      <td className="num">{f.number(i.counts.failed)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((i) => (
-                      <tr key={i.id} data-import={i.fileName} data-status={i.status}>
-                        <td>
-                          <Link to="/imports/$id" params={{ id: i.id }}>
-                            {i.fileName}
-                          </Link>
-                        </td>
-                        <td>
-                          {kindLabel(t, i.kind)}
-                          {i.remove && <span className="muted small"> · {t('import.removing')}</span>}
-                        </td>
-                        <td>{f.dateTime(i.createdAt)}</td>
-                        <td>{uploader(t, i)}</td>
-                        <td>
-                          <ImportStatus status={i.status} />
-                        </td>
-                        <td className="num">{f.number(i.counts.rowsRead)}</td>
-                        <td className="num">{f.number(i.counts.applied)}</td>
-                        <td className="num">{f.number(i.counts.failed)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

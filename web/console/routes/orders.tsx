@@ -64,43 +64,43 @@ export default function Orders() {
       <Listed query={orders} empty={t('orders.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('orders.id')}</th>
-                      <th scope="col">{t('orders.created')}</th>
-                      <th scope="col">{t('orders.buyer')}</th>
-                      <th scope="col">{t('orders.status')}</th>
-                      <th scope="col" className="num">
-                        {t('orders.total')}
-                      </th>
-                      <th scope="col">{t('orders.delivery')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('orders.id')}</th>
+                    <th scope="col">{t('orders.created')}</th>
+                    <th scope="col">{t('orders.buyer')}</th>
+                    <th scope="col">{t('orders.status')}</th>
+                    <th scope="col" className="num">
+                      {t('orders.total')}
+                    </th>
+                    <th scope="col">{t('orders.delivery')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((o) => (
+                    <tr key={o.id} data-order={o.id}>
+                      <td>
+                        <Link to="/orders/$id" params={{ id: String(o.id) }}>
+                          #{o.id}
+                        </Link>
+                      </td>
+                      <td>{f.dateTime(o.createdAt)}</td>
+                      <td>
+                        {o.buyer.storeName} <span className="muted small">{o.buyer.storeInternalCode}</span>
+                      </td>
+                      <td>
+                        <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span>
+                      </td>
+                      <td className="num">{f.number(o.total)}</td>
+                      <td>{o.deliveryDate ? f.date(o.deliveryDate) : '—'}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((o) => (
-                      <tr key={o.id} data-order={o.id}>
-                        <td>
-                          <Link to="/orders/$id" params={{ id: String(o.id) }}>
-                            #{o.id}
-                          </Link>
-                        </td>
-                        <td>{f.dateTime(o.createdAt)}</td>
-                        <td>
-                          {o.buyer.storeName} <span className="muted small">{o.buyer.storeInternalCode}</span>
-                        </td>
-                        <td>
-                          <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span>
-                        </td>
-                        <td className="num">{f.number(o.total)}</td>
-                        <td>{o.deliveryDate ? f.date(o.deliveryDate) : '—'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

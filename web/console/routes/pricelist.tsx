@@ -162,40 +162,40 @@ export default function PriceListPage() {
       <Listed query={entries} empty={search.search ? t('pricelist.emptySearch') : t('pricelist.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('pricelist.product')}</th>
-                      <th scope="col" className="num">
-                        {t('pricelist.size')}
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('pricelist.product')}</th>
+                    <th scope="col" className="num">
+                      {t('pricelist.size')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('pricelist.price')}
+                    </th>
+                    <th scope="col">{t('catalog.updated')}</th>
+                    {canWrite && (
+                      <th scope="col">
+                        <span className="visually-hidden">{t('catalog.actions')}</span>
                       </th>
-                      <th scope="col" className="num">
-                        {t('pricelist.price')}
-                      </th>
-                      <th scope="col">{t('catalog.updated')}</th>
-                      {canWrite && (
-                        <th scope="col">
-                          <span className="visually-hidden">{t('catalog.actions')}</span>
-                        </th>
-                      )}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((e) => (
-                      <EntryRow key={`${e.productInternalCode}/${e.units}`} list={code} entry={e} canWrite={canWrite} />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager
-                page={found.page}
-                totalPages={found.totalPages}
-                total={found.total}
-                // Forward by the cursor (the same cost at any depth); back by the page number.
-                go={(p) => go(p === page + 1 && found.next ? { page: p, after: found.next } : { page: p === 1 ? undefined : p, after: undefined })}
-              />
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((e) => (
+                    <EntryRow key={`${e.productInternalCode}/${e.units}`} list={code} entry={e} canWrite={canWrite} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager
+              page={found.page}
+              totalPages={found.totalPages}
+              total={found.total}
+              // Forward by the cursor (the same cost at any depth); back by the page number.
+              go={(p) => go(p === page + 1 && found.next ? { page: p, after: found.next } : { page: p === 1 ? undefined : p, after: undefined })}
+            />
           </>
         )}
       </Listed>

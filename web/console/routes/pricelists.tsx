@@ -36,49 +36,49 @@ export default function PriceLists() {
       <Listed query={lists} empty={t('pricelists.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('catalog.name')}</th>
-                      <th scope="col" className="num">
-                        {t('pricelists.stores')}
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('catalog.name')}</th>
+                    <th scope="col" className="num">
+                      {t('pricelists.stores')}
+                    </th>
+                    <th scope="col">{t('catalog.updated')}</th>
+                    <th scope="col">{t('catalog.state')}</th>
+                    {canWrite && (
+                      <th scope="col">
+                        <span className="visually-hidden">{t('catalog.actions')}</span>
                       </th>
-                      <th scope="col">{t('catalog.updated')}</th>
-                      <th scope="col">{t('catalog.state')}</th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((l) => (
+                    <tr key={l.internalCode} data-pricelist={l.internalCode}>
+                      <td>
+                        <Link to="/pricelists/$code" params={{ code: l.internalCode }}>
+                          <code>{l.internalCode}</code>
+                        </Link>
+                      </td>
+                      <td>{l.name ?? '—'}</td>
+                      <td className="num">{f.number(l.storeCount)}</td>
+                      <td>{f.dateTime(l.updatedAt)}</td>
+                      <td>
+                        <EnabledBadge enabled={l.enabled} />
+                      </td>
                       {canWrite && (
-                        <th scope="col">
-                          <span className="visually-hidden">{t('catalog.actions')}</span>
-                        </th>
+                        <td>
+                          <EnabledSwitch kind="pricelist" code={l.internalCode} name={l.name ?? l.internalCode} enabled={l.enabled} invalidate={['pricelists', 'pricelist']} />
+                        </td>
                       )}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((l) => (
-                      <tr key={l.internalCode} data-pricelist={l.internalCode}>
-                        <td>
-                          <Link to="/pricelists/$code" params={{ code: l.internalCode }}>
-                            <code>{l.internalCode}</code>
-                          </Link>
-                        </td>
-                        <td>{l.name ?? '—'}</td>
-                        <td className="num">{f.number(l.storeCount)}</td>
-                        <td>{f.dateTime(l.updatedAt)}</td>
-                        <td>
-                          <EnabledBadge enabled={l.enabled} />
-                        </td>
-                        {canWrite && (
-                          <td>
-                            <EnabledSwitch kind="pricelist" code={l.internalCode} name={l.name ?? l.internalCode} enabled={l.enabled} invalidate={['pricelists', 'pricelist']} />
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

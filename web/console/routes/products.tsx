@@ -33,49 +33,49 @@ export default function Products() {
       <Listed query={products} empty={t('products.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('catalog.name')}</th>
-                      <th scope="col">{t('products.brand')}</th>
-                      <th scope="col">{t('products.category')}</th>
-                      <th scope="col">{t('products.sizes')}</th>
-                      <th scope="col">{t('products.image')}</th>
-                      <th scope="col">{t('catalog.state')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('catalog.name')}</th>
+                    <th scope="col">{t('products.brand')}</th>
+                    <th scope="col">{t('products.category')}</th>
+                    <th scope="col">{t('products.sizes')}</th>
+                    <th scope="col">{t('products.image')}</th>
+                    <th scope="col">{t('catalog.state')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((p) => (
+                    <tr key={p.internalCode} data-product={p.internalCode}>
+                      <td>
+                        <code>{p.internalCode}</code>
+                      </td>
+                      <td>
+                        {p.name}
+                        {p.ean && <span className="muted small"> · EAN {p.ean}</span>}
+                      </td>
+                      <td>
+                        <code>{p.brandInternalCode}</code>
+                      </td>
+                      <td>
+                        <code>{p.categoryInternalCode}</code>
+                      </td>
+                      <td>{p.displayProducts.length === 0 ? '—' : p.displayProducts.map((d) => `${d.name} (${d.units})`).join(', ')}</td>
+                      <td data-testid="image-state">
+                        <ImageState p={p} />
+                        {p.imagesDetail.length > 0 && <span className="muted small"> · {t('products.moreImages', { count: p.imagesDetail.length })}</span>}
+                      </td>
+                      <td>
+                        <EnabledBadge enabled={p.enabled} />
+                      </td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((p) => (
-                      <tr key={p.internalCode} data-product={p.internalCode}>
-                        <td>
-                          <code>{p.internalCode}</code>
-                        </td>
-                        <td>
-                          {p.name}
-                          {p.ean && <span className="muted small"> · EAN {p.ean}</span>}
-                        </td>
-                        <td>
-                          <code>{p.brandInternalCode}</code>
-                        </td>
-                        <td>
-                          <code>{p.categoryInternalCode}</code>
-                        </td>
-                        <td>{p.displayProducts.length === 0 ? '—' : p.displayProducts.map((d) => `${d.name} (${d.units})`).join(', ')}</td>
-                        <td data-testid="image-state">
-                          <ImageState p={p} />
-                          {p.imagesDetail.length > 0 && <span className="muted small"> · {t('products.moreImages', { count: p.imagesDetail.length })}</span>}
-                        </td>
-                        <td>
-                          <EnabledBadge enabled={p.enabled} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

@@ -56,48 +56,48 @@ export default function Promotions() {
       <Listed query={promotions} empty={t('promotions.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('catalog.name')}</th>
-                      <th scope="col">{t('promotions.type')}</th>
-                      <th scope="col">{t('promotions.runs')}</th>
-                      <th scope="col">{t('catalog.state')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('catalog.name')}</th>
+                    <th scope="col">{t('promotions.type')}</th>
+                    <th scope="col">{t('promotions.runs')}</th>
+                    <th scope="col">{t('catalog.state')}</th>
+                    {canWrite && (
+                      <th scope="col">
+                        <span className="visually-hidden">{t('catalog.actions')}</span>
+                      </th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((p) => (
+                    <tr key={p.internalCode} data-promotion={p.internalCode}>
+                      <td>
+                        <Link to="/promotions/$code" params={{ code: p.internalCode }}>
+                          <code>{p.internalCode}</code>
+                        </Link>
+                      </td>
+                      <td>{p.name}</td>
+                      <td>{t(`promotionType.${p.type}`)}</td>
+                      <td>{t('promotions.range', { start: f.date(p.start), end: f.date(p.end) })}</td>
+                      <td>
+                        <EnabledBadge enabled={p.enabled} />
+                        {p.active && <span className="status status-active"> {t('promotions.active')}</span>}
+                      </td>
                       {canWrite && (
-                        <th scope="col">
-                          <span className="visually-hidden">{t('catalog.actions')}</span>
-                        </th>
+                        <td>
+                          <EnabledSwitch kind="promotion" code={p.internalCode} name={p.name} enabled={p.enabled} invalidate={['promotions', 'promotion']} />
+                        </td>
                       )}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((p) => (
-                      <tr key={p.internalCode} data-promotion={p.internalCode}>
-                        <td>
-                          <Link to="/promotions/$code" params={{ code: p.internalCode }}>
-                            <code>{p.internalCode}</code>
-                          </Link>
-                        </td>
-                        <td>{p.name}</td>
-                        <td>{t(`promotionType.${p.type}`)}</td>
-                        <td>{t('promotions.range', { start: f.date(p.start), end: f.date(p.end) })}</td>
-                        <td>
-                          <EnabledBadge enabled={p.enabled} />
-                          {p.active && <span className="status status-active"> {t('promotions.active')}</span>}
-                        </td>
-                        {canWrite && (
-                          <td>
-                            <EnabledSwitch kind="promotion" code={p.internalCode} name={p.name} enabled={p.enabled} invalidate={['promotions', 'promotion']} />
-                          </td>
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

@@ -81,35 +81,35 @@ export default function StockGrouper() {
       <Listed query={rules} empty={t('stock.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('pricelist.product')}</th>
-                      <th scope="col">{t('pricelist.size')}</th>
-                      <th scope="col">{t('stock.availability')}</th>
-                      <th scope="col">{t('catalog.updated')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('pricelist.product')}</th>
+                    <th scope="col">{t('pricelist.size')}</th>
+                    <th scope="col">{t('stock.availability')}</th>
+                    <th scope="col">{t('catalog.updated')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((r) => (
+                    <tr key={`${r.productInternalCode}/${r.units ?? '*'}`} data-rule={r.productInternalCode}>
+                      <td>
+                        <code>{r.productInternalCode}</code>
+                      </td>
+                      <td>{r.productName}</td>
+                      <td>{r.units === null ? t('stock.everySize') : f.number(r.units)}</td>
+                      <td>
+                        <span className={r.available ? 'status status-on' : 'status status-off'}>{r.available ? t('stock.available') : t('stock.unavailable')}</span>
+                      </td>
+                      <td>{f.dateTime(r.updatedAt)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((r) => (
-                      <tr key={`${r.productInternalCode}/${r.units ?? '*'}`} data-rule={r.productInternalCode}>
-                        <td>
-                          <code>{r.productInternalCode}</code>
-                        </td>
-                        <td>{r.productName}</td>
-                        <td>{r.units === null ? t('stock.everySize') : f.number(r.units)}</td>
-                        <td>
-                          <span className={r.available ? 'status status-on' : 'status status-off'}>{r.available ? t('stock.available') : t('stock.unavailable')}</span>
-                        </td>
-                        <td>{f.dateTime(r.updatedAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

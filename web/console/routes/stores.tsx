@@ -42,66 +42,66 @@ export default function Stores() {
       <Listed query={stores} empty={t('stores.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('catalog.code')}</th>
-                      <th scope="col">{t('catalog.name')}</th>
-                      <th scope="col">{t('stores.address')}</th>
-                      <th scope="col">{t('stores.priceList')}</th>
-                      <th scope="col">{t('stores.stockGrouper')}</th>
-                      <th scope="col">{t('stores.promotionGroupers')}</th>
-                      <th scope="col" className="num">
-                        {t('stores.minimum')}
-                      </th>
-                      <th scope="col">{t('catalog.state')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((s) => (
-                      <tr key={s.internalCode} data-store={s.internalCode}>
-                        <td>
-                          <code>{s.internalCode}</code>
-                        </td>
-                        <td>
-                          {s.name}
-                          {s.ownerName && <span className="muted small"> · {s.ownerName}</span>}
-                        </td>
-                        <td>{address(s)}</td>
-                        <td>
-                          {s.priceListCode === null ? (
-                            <span className="muted">{t('stores.noPriceList')}</span>
-                          ) : pricelists ? (
-                            <Link to="/pricelists/$code" params={{ code: s.priceListCode }} search={{}}>
-                              <code>{s.priceListCode}</code>
-                            </Link>
-                          ) : (
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('catalog.code')}</th>
+                    <th scope="col">{t('catalog.name')}</th>
+                    <th scope="col">{t('stores.address')}</th>
+                    <th scope="col">{t('stores.priceList')}</th>
+                    <th scope="col">{t('stores.stockGrouper')}</th>
+                    <th scope="col">{t('stores.promotionGroupers')}</th>
+                    <th scope="col" className="num">
+                      {t('stores.minimum')}
+                    </th>
+                    <th scope="col">{t('catalog.state')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((s) => (
+                    <tr key={s.internalCode} data-store={s.internalCode}>
+                      <td>
+                        <code>{s.internalCode}</code>
+                      </td>
+                      <td>
+                        {s.name}
+                        {s.ownerName && <span className="muted small"> · {s.ownerName}</span>}
+                      </td>
+                      <td>{address(s)}</td>
+                      <td>
+                        {s.priceListCode === null ? (
+                          <span className="muted">{t('stores.noPriceList')}</span>
+                        ) : pricelists ? (
+                          <Link to="/pricelists/$code" params={{ code: s.priceListCode }} search={{}}>
                             <code>{s.priceListCode}</code>
-                          )}
-                        </td>
-                        <td>
-                          {s.stockGrouperCode === null ? (
-                            <span className="muted">{t('stores.noStockGrouper')}</span>
-                          ) : groupers ? (
-                            <Link to="/groupers/stock/$code" params={{ code: s.stockGrouperCode }} search={{}}>
-                              <code>{s.stockGrouperCode}</code>
-                            </Link>
-                          ) : (
+                          </Link>
+                        ) : (
+                          <code>{s.priceListCode}</code>
+                        )}
+                      </td>
+                      <td>
+                        {s.stockGrouperCode === null ? (
+                          <span className="muted">{t('stores.noStockGrouper')}</span>
+                        ) : groupers ? (
+                          <Link to="/groupers/stock/$code" params={{ code: s.stockGrouperCode }} search={{}}>
                             <code>{s.stockGrouperCode}</code>
-                          )}
-                        </td>
-                        <td>{s.promotionGrouperCodes.length === 0 ? '—' : s.promotionGrouperCodes.map((g, i) => <code key={g}>{(i > 0 ? ', ' : '') + g}</code>)}</td>
-                        <td className="num">{s.settings.dropSize === null ? '—' : f.number(s.settings.dropSize)}</td>
-                        <td>
-                          <EnabledBadge enabled={s.enabled} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                          </Link>
+                        ) : (
+                          <code>{s.stockGrouperCode}</code>
+                        )}
+                      </td>
+                      <td>{s.promotionGrouperCodes.length === 0 ? '—' : s.promotionGrouperCodes.map((g, i) => <code key={g}>{(i > 0 ? ', ' : '') + g}</code>)}</td>
+                      <td className="num">{s.settings.dropSize === null ? '—' : f.number(s.settings.dropSize)}</td>
+                      <td>
+                        <EnabledBadge enabled={s.enabled} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>

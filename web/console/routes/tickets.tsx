@@ -42,39 +42,39 @@ export default function Tickets() {
       <Listed query={tickets} empty={t('tickets.empty')}>
         {(found) => (
           <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('tickets.id')}</th>
-                      <th scope="col">{t('tickets.created')}</th>
-                      <th scope="col">{t('tickets.store')}</th>
-                      <th scope="col">{t('tickets.status')}</th>
-                      <th scope="col">{t('tickets.message')}</th>
-                      <th scope="col">{t('tickets.updated')}</th>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('tickets.id')}</th>
+                    <th scope="col">{t('tickets.created')}</th>
+                    <th scope="col">{t('tickets.store')}</th>
+                    <th scope="col">{t('tickets.status')}</th>
+                    <th scope="col">{t('tickets.message')}</th>
+                    <th scope="col">{t('tickets.updated')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((ticket) => (
+                    <tr key={ticket.id} data-ticket={ticket.id}>
+                      <td>
+                        <Link to="/tickets/$id" params={{ id: String(ticket.id) }}>
+                          #{ticket.id}
+                        </Link>
+                      </td>
+                      <td>{f.dateTime(ticket.createdAt)}</td>
+                      <td>{ticket.platformInternalCode}</td>
+                      <td>
+                        <TicketBadge status={ticket.status} />
+                      </td>
+                      <td className="excerpt">{ticket.userMessage}</td>
+                      <td>{f.dateTime(ticket.updatedAt)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {found.data.map((ticket) => (
-                      <tr key={ticket.id} data-ticket={ticket.id}>
-                        <td>
-                          <Link to="/tickets/$id" params={{ id: String(ticket.id) }}>
-                            #{ticket.id}
-                          </Link>
-                        </td>
-                        <td>{f.dateTime(ticket.createdAt)}</td>
-                        <td>{ticket.platformInternalCode}</td>
-                        <td>
-                          <TicketBadge status={ticket.status} />
-                        </td>
-                        <td className="excerpt">{ticket.userMessage}</td>
-                        <td>{f.dateTime(ticket.updatedAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
           </>
         )}
       </Listed>
