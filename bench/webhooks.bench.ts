@@ -108,7 +108,7 @@ async function main() {
   await migrateToLatest(database.db);
   const deps = await createDeps(config, database);
   const dispatcher = createWebhookDispatcher(deps, { info() {}, warn: (o, m) => console.warn(m, o), error: (o, m) => console.error(m, o) });
-  deps.onWorkAccepted(() => dispatcher.wake());
+  deps.onWorkAccepted('webhooks', () => dispatcher.wake());
   try {
     const supplier = await createSupplier(deps.db, { code: 'BENCH', name: 'Bench' });
     receiver.secret = (await configureWebhook(deps.db, supplier.id, { baseUrl: `http://127.0.0.1:${port}/erp`, enabled: true })).secret;

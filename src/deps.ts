@@ -23,6 +23,10 @@ import { WebhookSender } from './modules/webhooks/webhooks.sender.ts';
 import { Metrics } from './observability/metrics.ts';
 import type { Tracing } from './observability/tracing.ts';
 
+/** The row-owned queues an accepted write can add to, each with loops that claim from it (src/main/worker.ts). */
+export const WORK_QUEUES = ['batches', 'webhooks', 'messages'] as const;
+export type WorkQueue = (typeof WORK_QUEUES)[number];
+
 export interface Deps {
   readonly config: Config;
   readonly db: Kysely<DB>;
@@ -45,9 +49,13 @@ export interface Deps {
   readonly webhookSender: WebhookSender;
   readonly batches: BatchRegistry;
   readonly clock: Clock;
-  /** Wakes this process's workers: new work was accepted. Other processes find it by polling. */
-  readonly workAccepted: () => void;
-  readonly onWorkAccepted: (listener: () => void) => void;
+  /**
+   * Wakes this process's loops of one queue (every queue when none is named): new work was
+   * accepted. Other processes find it by polling. Naming the queue matters under load: a
+   * wake costs each woken loop a claim query (an order wakes the webhook dispatcher only).
+   */
+  readonly workAccepted: (queue?: WorkQueue) => void;
+  readonly onWorkAccepted: (queue: WorkQueue, listener: () => void) => void;
   /** This process's Prometheus metrics. */
   readonly metrics: Metrics;
   /** Set when OTEL_EXPORTER_OTLP_ENDPOINT is; undefined, nothing traces. */
@@ -67,13 +75,15 @@ export interface DepsOptions {
 export async function createDeps(config: Config, database: Database, options: DepsOptions = {}): Promise<Deps> {
   const clock = options.clock ?? systemClock;
   const secret = config.jwtSecret ?? (await getOrCreateSecret(database.db, 'jwt', generateJwtSecret));
-  const listeners: (() => void)[] = [];
+  const listeners = new Map<WorkQueue, (() => void)[]>(WORK_QUEUES.map((q) => [q, []]));
   const webhookSender = new WebhookSender({ timeoutMs: config.webhookTimeoutMs, allowPrivateAddresses: config.allowPrivateAddresses });
   // Trusted pairs expire by the real clock: a test's fake clock must not keep one alive.
   const liveCredentials = new LiveCredentials(() => Date.now());
   await liveCredentials.start(database);
   const metrics = new Metrics(database.db, () => database.pool());
-  const workAccepted = () => listeners.forEach((l) => l());
+  const workAccepted = (queue?: WorkQueue) => {
+    for (const q of queue ? [queue] : WORK_QUEUES) for (const listener of listeners.get(q)!) listener();
+  };
   const storeCache = new StoreCache(() => Date.now(), config.storeCacheTtlMs);
   await storeCache.start(database);
   const tokens = createTokenIssuer(secret, config.tokenTtlSeconds, () => clock.now());
@@ -98,7 +108,7 @@ export async function createDeps(config: Config, database: Database, options: De
     batches: batchRegistry(),
     clock,
     workAccepted,
-    onWorkAccepted: (listener) => listeners.push(listener),
+    onWorkAccepted: (queue, listener) => listeners.get(queue)!.push(listener),
     metrics,
     tracing: options.tracing,
     close: async () => {

@@ -72,9 +72,9 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   const storage = createImageStorage(deps.config);
   const retention = new RetentionWorker({ db: deps.db, storage }, deps.config, log);
   const messages = createMessageWorker(deps, log);
-  deps.onWorkAccepted(() => batches.wake());
-  deps.onWorkAccepted(() => webhooks.wake());
-  deps.onWorkAccepted(() => messages.wake());
+  deps.onWorkAccepted('batches', () => batches.wake());
+  deps.onWorkAccepted('webhooks', () => webhooks.wake());
+  deps.onWorkAccepted('messages', () => messages.wake());
   batches.start();
   images.start();
   webhooks.start();

@@ -104,7 +104,7 @@ export async function createTestApp(
       metrics: deps.metrics,
       onChunk: () => deps.storeCache.forget(),
     });
-    deps.onWorkAccepted(() => worker!.wake());
+    deps.onWorkAccepted('batches', () => worker!.wake());
     worker.start();
   }
   let images: ImageWorker | undefined;
@@ -118,13 +118,13 @@ export async function createTestApp(
   if (options.dispatcher) {
     const logger = { info() {}, warn() {}, error: (obj: object, msg: string) => console.error(msg, obj) };
     dispatcher = createWebhookDispatcher(deps, logger, options.dispatcher === true ? {} : options.dispatcher);
-    deps.onWorkAccepted(() => dispatcher!.wake());
+    deps.onWorkAccepted('webhooks', () => dispatcher!.wake());
     dispatcher.start();
   }
 
   const quiet = { info() {}, warn() {}, error: (obj: object, msg: string) => console.error(msg, obj) };
   const messages = createMessageWorker(deps, quiet, { pollMs: 20, ...options.messages });
-  deps.onWorkAccepted(() => messages.wake());
+  deps.onWorkAccepted('messages', () => messages.wake());
   messages.start();
 
   const request = (o: InjectOptions) => app.inject(o);

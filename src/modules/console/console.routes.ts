@@ -12,7 +12,7 @@ const tags = ['console'];
 export const consoleRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const ctx: ConsoleContext = { db: deps.db, notifier: deps.notifier, tokens: deps.consoleTokens, wake: deps.workAccepted };
+    const ctx: ConsoleContext = { db: deps.db, notifier: deps.notifier, tokens: deps.consoleTokens, wake: () => deps.workAccepted('messages') };
 
     app.post('/console/auth/code', {
       config: { auth: 'public' },

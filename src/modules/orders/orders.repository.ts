@@ -134,21 +134,11 @@ const orderValues = (order: NewOrder) => ({
   history: JSON.stringify(order.history),
 });
 
-/** A new order's id, taken from the table's sequence before the order is written. */
-export async function nextOrderId(db: Executor): Promise<number> {
-  const { rows } = await sql<{ id: string | number }>`select nextval(pg_get_serial_sequence('orders', 'id')) as id`.execute(db);
-  return Number(rows[0]!.id);
-}
-
-/**
- * The INSERT of an order with its id already taken (nextOrderId), as a statement to run
- * alongside another. The id column is `generated always`: the sequence's own value is
- * given back to it with `overriding system value`.
- */
-export function orderInsert(order: NewOrder & { id: number }): RawBuilder<unknown> {
+/** The INSERT of one order, answering its id, as a statement to run with another (the event about it). */
+export function orderInsert(order: NewOrder): RawBuilder<unknown> {
   const values = orderValues(order);
   const names = (Object.keys(values) as (keyof typeof values)[]).filter((n) => values[n] !== undefined);
-  return sql`insert into orders (${sql.join(names.map((n) => sql.id(n)))}) overriding system value values (${sql.join(names.map((n) => values[n]))})`;
+  return sql`insert into orders (${sql.join(names.map((n) => sql.id(n)))}) values (${sql.join(names.map((n) => values[n]))}) returning id`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { page } from '../../lib/pagination.ts';
 import { recordNotifications } from '../store-app/store-app.notifications.ts';
 import type { NotificationType } from '../store-app/store-app.notifications.types.ts';
 import { cancelCodes, requireCancelCode, unknownCancelCode } from './cancel-codes.ts';
-import { recordEvent, recordEventAlongside } from '../webhooks/webhooks.events.ts';
+import { recordCreation, recordEvent } from '../webhooks/webhooks.events.ts';
 import * as repo from './orders.repository.ts';
 import type { Order, OrderBatchBody } from './orders.schemas.ts';
 import * as rules from './orders.rules.ts';
@@ -158,17 +158,15 @@ export async function orderById(db: Kysely<DB>, id: number) {
 
 /**
  * Inserts a store's order (PENDING, priced by the caller) and its order.created event;
- * answers the order as stored. Its id comes from the sequence first, so the answer and the
- * event's body are built here, from what is written, and the order, its event and the
- * event's delivery are one statement: written together or not at all (a single statement
- * is atomic), in one round trip after the id's instead of a transaction's five.
+ * answers the order as stored. The order, its event and the event's delivery are one
+ * statement (recordCreation): written together or not at all, in one round trip, the id
+ * given by the database and written into the event's body by SQL.
  */
 export async function placeStoreOrder(db: Kysely<DB>, order: Omit<repo.NewOrder, 'status' | 'external_id' | 'imported'> & { created_at: string }): Promise<OrderJson> {
-  const id = await repo.nextOrderId(db);
-  const row = { ...order, id, status: 'PENDING' as const, external_id: null, imported: false };
-  const view = orderView({ ...row, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
-  await recordEventAlongside(db, { supplierId: order.supplier_id, type: 'order.created', orderingKey: `order:${id}`, body: view }, repo.orderInsert(row));
-  return view;
+  const row = { ...order, status: 'PENDING' as const, external_id: null, imported: false };
+  const view = (id: number) => orderView({ ...row, id, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
+  const { id } = await recordCreation(db, repo.orderInsert(row), { supplierId: order.supplier_id, type: 'order.created', keyPrefix: 'order:', body: view });
+  return view(id);
 }
 
 /** The store cancels its order with one of the supplier's STORE codes; records order.cancelled. */

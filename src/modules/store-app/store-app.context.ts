@@ -12,7 +12,7 @@ export interface StoreAppContext {
   currencyDecimals: number;
   /** PUBLIC_URL: the absolute addresses of the service's image versions. */
   publicUrl: string;
-  /** Wakes this process's workers: an event was just recorded. */
+  /** Wakes this process's webhook dispatcher: an event was just recorded. */
   wake: () => void;
 }
 
@@ -22,5 +22,5 @@ export const storeAppContext = (deps: Deps): StoreAppContext => ({
   today: todayIn(deps.clock, deps.config.timezone),
   currencyDecimals: deps.config.currencyDecimals,
   publicUrl: deps.config.publicUrl,
-  wake: deps.workAccepted,
+  wake: () => deps.workAccepted('webhooks'),
 });

@@ -16,7 +16,7 @@ export const signInRoutes =
       db: deps.db,
       notifier: deps.notifier,
       tokens: deps.storeTokens,
-      wake: deps.workAccepted,
+      wake: () => deps.workAccepted('messages'),
     };
     // The platform's money and calendar settings travel with the person (the app formats with them).
     const settings = { currency: deps.config.currency, currencyDecimals: deps.config.currencyDecimals, locale: deps.config.locale, timezone: deps.config.timezone };

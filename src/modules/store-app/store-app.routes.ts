@@ -61,7 +61,7 @@ export const storeAppRoutes =
   async (app) => {
     const ctx = () => storeAppContext(deps);
     const now = () => deps.clock.now().toISOString();
-    const ticketCtx = { db: deps.db, clock: deps.clock, wake: deps.workAccepted };
+    const ticketCtx = { db: deps.db, clock: deps.clock, wake: () => deps.workAccepted('webhooks') };
     /** The membership guard of every route with a store id: the store, or 404. */
     const member = (request: FastifyRequest<{ Params: { storeId: number } }>, context = ctx()) => requireMembership(context, storeUserOf(request), request.params.storeId);
 

@@ -1,11 +1,11 @@
 // The outbox: what other modules call to make the platform call a supplier. An event is
 // written in the caller's transaction, beside the change that causes it, so the event
 // exists if and only if the change committed (never "commit, then enqueue").
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
-import { insertEvent, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
+import { insertEvent, insertEventAbout, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
 
 /** Every outgoing call: its `x-event-type` and the fixed path appended to the supplier's base URL (src/modules/webhooks/README.md). */
 export const WEBHOOK_EVENTS = {
@@ -23,7 +23,7 @@ export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.cancelled', 'ticket.
 export const MAX_ATTEMPTS = 10;
 
 /** The Standard Webhooks message id (`webhook-id`): fixed per event, the same on every retry and redelivery. */
-export const newMessageId = () => `msg_${randomBytes(16).toString('hex')}`;
+export const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
 export interface WebhookEventInput<T extends WebhookEventType = WebhookEventType> {
   supplierId: number;
@@ -53,20 +53,33 @@ export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput
 }
 
 /**
- * Records an event and its first delivery in one statement with the caller's own write
- * (`alongside`, a data-modifying statement such as the INSERT of the order the event is
- * about): both are written or neither, with no transaction around them. For a change
- * that is a single INSERT, where BEGIN and COMMIT would be two of four round trips.
+ * Inserts a resource and records the event about it, in one statement (atomic by itself:
+ * no BEGIN or COMMIT), for a change that is a single INSERT whose id the database gives:
+ * one round trip where a transaction would take four. `insert` is an INSERT ... RETURNING
+ * id of one row; `body(id)` is the resource as it will be answered, with `id` its first
+ * field (its JSON is written with the real id by SQL, byte for byte what `body(id)`
+ * gives); the ordering key is `keyPrefix` and the id. Answers the new id.
  */
-export async function recordEventAlongside(db: Kysely<DB>, input: WebhookEventInput, alongside: RawBuilder<unknown>): Promise<RecordedEvent> {
-  return insertEvent(db, eventRow(input), alongside);
+export async function recordCreation(
+  db: Kysely<DB>,
+  insert: RawBuilder<unknown>,
+  event: Omit<WebhookEventInput, 'orderingKey' | 'body'> & { keyPrefix: string; body: (id: number) => { id: number } },
+): Promise<RecordedEvent & { id: number }> {
+  const json = JSON.stringify(event.body(0));
+  const head = '{"id":0';
+  if (!json.startsWith(head)) throw new Error(`the body of ${event.type} must have its id first`);
+  return insertEventAbout(db, eventHead(event), { insert, keyPrefix: event.keyPrefix, bodyAfterId: json.slice(head.length) });
 }
 
-function eventRow(input: WebhookEventInput): NewEventRow {
+function eventHead(input: Pick<WebhookEventInput, 'supplierId' | 'type' | 'path'>): Omit<NewEventRow, 'orderingKey' | 'body'> {
   const path = WEBHOOK_EVENTS[input.type];
   if (!path) throw new Error(`unknown webhook event type ${input.type}`);
   if (input.path !== undefined && input.path !== path) throw new Error(`${input.type} is sent to ${path}, not ${input.path}`);
+  return { supplierId: input.supplierId, messageId: newMessageId(), type: input.type, path, maxAttempts: MAX_ATTEMPTS, traceparent: currentTraceparent() };
+}
+
+function eventRow(input: WebhookEventInput): NewEventRow {
   const body = JSON.stringify(input.body);
   if (body === undefined) throw new Error('a webhook event needs a JSON body');
-  return { supplierId: input.supplierId, messageId: newMessageId(), type: input.type, path, orderingKey: input.orderingKey, body, maxAttempts: MAX_ATTEMPTS, traceparent: currentTraceparent() };
+  return { ...eventHead(input), orderingKey: input.orderingKey, body };
 }

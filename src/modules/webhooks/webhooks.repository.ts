@@ -27,22 +27,54 @@ export interface NewEventRow {
 
 /**
  * An event and its first delivery, in one statement (kept simple: it is planned on every
- * call). `alongside`, when given, is the caller's own data-modifying statement (the order
- * the event is about) run as part of the same statement: all of it is written or none,
- * without a transaction's BEGIN and COMMIT.
+ * call).
  */
-export async function insertEvent(db: Executor, r: NewEventRow, alongside?: RawBuilder<unknown>): Promise<RecordedEvent> {
-  const lease = r.leaseOwner === undefined ? sql`null::timestamptz` : sql`now() + make_interval(secs => ${r.leaseSeconds ?? 0})`;
+export async function insertEvent(db: Executor, r: NewEventRow): Promise<RecordedEvent> {
   const result = await sql<{ event_id: number; delivery_id: number }>`
-    with ${alongside ? sql`alongside as (${alongside}),` : sql``} e as (
+    with e as (
       insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
       values (${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${r.orderingKey}, ${r.body})
-      returning supplier_id, id)
-    insert into webhook_deliveries (supplier_id, event_id, event_type, ordering_key, max_attempts, lease_owner, lease_expires_at, traceparent)
-    select supplier_id, id, ${r.type}, ${r.orderingKey}, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease}, ${r.traceparent ?? null}::text from e
-    returning event_id, id as delivery_id`.execute(db);
+      returning supplier_id, id, ordering_key)
+    ${firstDelivery(r)}`.execute(db);
   const row = result.rows[0]!;
   return { eventId: row.event_id, deliveryId: row.delivery_id, webhookId: r.messageId };
+}
+
+/** The event is about the row `insert` creates, in the same statement; SQL completes its key and body with the row's id. */
+export interface EventAboutNewRow {
+  /** An INSERT ... RETURNING id of exactly one row. */
+  insert: RawBuilder<unknown>;
+  /** The ordering key is this and the id (`order:` gives `order:1001`). */
+  keyPrefix: string;
+  /** The body is `{"id":`, the id and this (`,"status":"PENDING",...}`): the resource's JSON with its id first. */
+  bodyAfterId: string;
+}
+
+/**
+ * A new row (`about.insert`), the event about it and the event's first delivery, in one
+ * statement: all written or none, with no BEGIN or COMMIT around them. Answers the new
+ * row's id with the event's.
+ */
+export async function insertEventAbout(db: Executor, r: Omit<NewEventRow, 'orderingKey' | 'body'>, about: EventAboutNewRow): Promise<RecordedEvent & { id: number }> {
+  const result = await sql<{ event_id: number; delivery_id: number; created_id: string | number }>`
+    with created as (${about.insert}),
+    e as (
+      insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
+      select ${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${about.keyPrefix} || created.id, '{"id":' || created.id || ${about.bodyAfterId}
+      from created
+      returning supplier_id, id, ordering_key)
+    ${firstDelivery(r)}, (select id from created) as created_id`.execute(db);
+  const row = result.rows[0]!;
+  return { id: Number(row.created_id), eventId: row.event_id, deliveryId: row.delivery_id, webhookId: r.messageId };
+}
+
+/** The INSERT of an event's first delivery from the CTE `e` (the event's supplier_id, id and ordering_key). */
+function firstDelivery(r: Pick<NewEventRow, 'type' | 'maxAttempts' | 'leaseOwner' | 'leaseSeconds' | 'traceparent'>) {
+  const lease = r.leaseOwner === undefined ? sql`null::timestamptz` : sql`now() + make_interval(secs => ${r.leaseSeconds ?? 0})`;
+  return sql`
+    insert into webhook_deliveries (supplier_id, event_id, event_type, ordering_key, max_attempts, lease_owner, lease_expires_at, traceparent)
+    select supplier_id, id, ${r.type}, ordering_key, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease}, ${r.traceparent ?? null}::text from e
+    returning event_id, id as delivery_id`;
 }
 
 /** A delivery a dispatcher holds, with what it needs to send it. */
@@ -77,6 +109,11 @@ export interface ClaimedDelivery {
  * other supplier's webhooks would wait behind it. Suppliers at the cap are left out
  * before anything is ranked, so a saturated supplier's backlog never hides the others;
  * of the first due deliveries of the rest, each supplier gets what its cap has left.
+ *
+ * Its cost follows what it can claim, not the backlog: it starts from the suppliers with
+ * an enabled webhook and reads at most `perSupplier` due deliveries of each through
+ * (supplier_id, next_attempt_at, id), so the deliveries waiting for a supplier with no
+ * webhook (sent once one is configured, however many) are never read (migration 0024).
  */
 export async function claimDue(
   db: Kysely<DB>,
@@ -94,17 +131,21 @@ export async function claimDue(
       group by f.supplier_id),
     due as (
       select c.supplier_id, c.id, c.next_attempt_at
-      from webhook_deliveries c
-      join supplier_webhooks w on w.supplier_id = c.supplier_id
-      where c.status = 'pending'
-        and c.next_attempt_at <= greatest(now(), ${now}::timestamptz)
-        and (c.lease_expires_at is null or c.lease_expires_at < now())
-        and w.enabled and w.base_url is not null
-        and c.supplier_id not in (select supplier_id from in_flight where n >= ${perSupplier})
-        and (c.ordering_key is null or not exists (
-          select 1 from webhook_deliveries e
-          where e.supplier_id = c.supplier_id and e.ordering_key = c.ordering_key
-            and e.status = 'pending' and e.id < c.id))
+      from supplier_webhooks w
+      cross join lateral (
+        select c.supplier_id, c.id, c.next_attempt_at
+        from webhook_deliveries c
+        where c.supplier_id = w.supplier_id and c.status = 'pending'
+          and c.next_attempt_at <= greatest(now(), ${now}::timestamptz)
+          and (c.lease_expires_at is null or c.lease_expires_at < now())
+          and (c.ordering_key is null or not exists (
+            select 1 from webhook_deliveries e
+            where e.supplier_id = c.supplier_id and e.ordering_key = c.ordering_key
+              and e.status = 'pending' and e.id < c.id))
+        order by c.next_attempt_at, c.id
+        limit ${perSupplier}) c
+      where w.enabled and w.base_url is not null
+        and w.supplier_id not in (select supplier_id from in_flight where n >= ${perSupplier})
       order by c.next_attempt_at, c.id
       limit ${limit + perSupplier}),
     ranked as (
