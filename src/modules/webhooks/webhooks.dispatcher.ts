@@ -27,13 +27,6 @@ export interface DispatcherOptions {
   perSupplier: number;
   /** Idle poll interval: how soon a retry that came due, or work from another process, is seen. */
   pollMs: number;
-  /**
-   * After a claim that emptied the queue, wake-ups wait until this long after it began, so
-   * events recorded close together share one claim: under a stream of orders the
-   * dispatcher claims at most 1000 ÷ wakeGapMs times a second, not once per event. A
-   * claim that filled every free slot is followed at once (default 5).
-   */
-  wakeGapMs?: number;
   leaseSeconds: number;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** In [0, 1): the jitter's source (tests pin it). */
@@ -81,10 +74,9 @@ export class WebhookDispatcher {
   }
 
   private async loop() {
-    const { concurrency, perSupplier, pollMs, leaseSeconds, clock, logger, wakeGapMs = 5 } = this.options;
+    const { concurrency, perSupplier, pollMs, leaseSeconds, clock, logger } = this.options;
     while (!this.stopping) {
       this.woken = false;
-      const began = performance.now();
       let idle = true;
       try {
         const free = concurrency - this.inFlight.size;
@@ -99,7 +91,6 @@ export class WebhookDispatcher {
       }
       if (this.stopping) break;
       if (idle || this.inFlight.size >= concurrency) await this.sleep(pollMs);
-      if (idle) await this.pause(began + wakeGapMs - performance.now());
       // Embedded PGlite resolves queries as microtasks: give requests a turn between claims.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -127,13 +118,8 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Waits `ms` (if positive) whatever wakes: only stopping cuts it short. */
-  private async pause(ms: number) {
-    if (ms > 0 && !this.stopping) await this.sleep(ms, true);
-  }
-
-  private sleep(ms: number, ignoreWakes = false) {
-    if (this.stopping || (this.woken && !ignoreWakes)) return Promise.resolve();
+  private sleep(ms: number) {
+    if (this.stopping || this.woken) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -141,7 +127,7 @@ export class WebhookDispatcher {
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.wakeSleeper = ignoreWakes ? () => this.stopping && done() : done;
+      this.wakeSleeper = done;
     });
   }
 }
