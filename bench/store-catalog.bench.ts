@@ -8,14 +8,15 @@
 // `GET /app/stores/{id}/catalog?take=50` with the user's token from BENCH_CONNECTIONS
 // (default 32) connections; with the same settings, a bare Fastify route in this process
 // answering the very body of that page. The two alternate in BENCH_ROUNDS rounds (default
-// 5) of BENCH_SECONDS seconds each (default 5); each side's figure is its median round.
+// 5) of BENCH_SECONDS seconds each (default 5), after a warm-up of each that is not counted
+// (BENCH_WARMUP_SECONDS, default 2); each side's figure is its median round.
 // Targets (issue 18): service ÷ bare ≥ 0.20, p99 ≤ 50 ms. The last line is
 // `catalog_per_s=<x> bare_per_s=<y> p99_ms=<z> ratio=<r>` for scripts.
 import Fastify from 'fastify';
 import { sleep } from '../support/wait.ts';
 import { call, envInt, fmtInt, table, withBenchService } from './lib.ts';
 import { loadStoreSupplier } from './store-supplier.ts';
-import { ensureWrk, wrk, type WrkResult } from './wrk.ts';
+import { ensureWrk, warmUp, wrk, type WrkResult } from './wrk.ts';
 
 const SECONDS = envInt('BENCH_SECONDS', 5);
 const ROUNDS = envInt('BENCH_ROUNDS', 5);
@@ -42,6 +43,7 @@ await withBenchService(log, async ({ service }) => {
   bare.get('/fixed', async () => body);
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/fixed`;
+  await warmUp([{ url: service.baseUrl + path, headers, connections: CONNECTIONS }, { url: bareUrl, connections: CONNECTIONS }], settle);
   const rounds: { service: WrkResult; bare: WrkResult }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const served = await wrk({ url: service.baseUrl + path, headers, seconds: SECONDS, connections: CONNECTIONS });

@@ -79,3 +79,17 @@ export async function wrk(options: WrkOptions): Promise<WrkResult> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Loads each of `loads` for BENCH_WARMUP_SECONDS (default 2) and forgets the figures: the
+ * first seconds under load compile the hot paths and fill the caches, which is not what a
+ * round measures (every first round's p99 was two to ten times the others').
+ */
+export async function warmUp(loads: Omit<WrkOptions, 'seconds'>[], settle: () => Promise<void>) {
+  const seconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+  if (!(seconds > 0)) return;
+  for (const load of loads) {
+    await wrk({ ...load, seconds });
+    await settle();
+  }
+}
