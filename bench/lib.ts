@@ -96,7 +96,7 @@ export interface RunningService {
 }
 
 /** Service settings a benchmark run may override from its own environment (for experiments). */
-const TUNABLES = ['DATABASE_PREPARED_STATEMENTS', 'BATCH_SIZE', 'BATCH_CHUNK_SIZE', 'WORKER_CONCURRENCY', 'WORKER_POLL_MS', 'MAX_BATCH_REQUEST_ITEMS', 'BODY_LIMIT_BYTES', 'BATCH_BODY_LIMIT_BYTES'];
+const TUNABLES = ['DATABASE_PREPARED_STATEMENTS', 'DATABASE_POOL_SIZE', 'BATCH_SIZE', 'BATCH_CHUNK_SIZE', 'WORKER_CONCURRENCY', 'WORKER_POLL_MS', 'MAX_BATCH_REQUEST_ITEMS', 'BODY_LIMIT_BYTES', 'BATCH_BODY_LIMIT_BYTES'];
 
 /** The real service (API + worker) over a migrated database, listening on 127.0.0.1 at a free port. */
 export async function startService(databaseUrl: string): Promise<RunningService> {

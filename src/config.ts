@@ -84,6 +84,13 @@ const settings = {
     default: true,
     doc: 'PostgreSQL: run statements as named prepared statements; `false` behind PgBouncer older than 1.21 in transaction mode ([docs/scaling.md](docs/scaling.md))',
   }),
+  databasePoolSize: int({
+    name: 'DATABASE_POOL_SIZE',
+    default: 10,
+    min: 1,
+    max: 1000,
+    doc: "PostgreSQL: connections each process keeps (API and workers share them); every process's pool together must stay under the server's `max_connections` ([docs/scaling.md](docs/scaling.md))",
+  }),
   dataDir: text({ name: 'DATA_DIR', default: './data', map: (v) => path.resolve(v), doc: 'embedded database, stored images and other local state' }),
   adminToken: setting({
     name: 'ADMIN_TOKEN',

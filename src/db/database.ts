@@ -274,8 +274,8 @@ export async function openPGlite(dataDir: string, options: DatabaseOptions = {})
 }
 
 export async function openDatabase(
-  config: { databaseUrl?: string | undefined; databasePreparedStatements?: boolean; dataDir: string },
+  config: { databaseUrl?: string | undefined; databasePreparedStatements?: boolean; databasePoolSize?: number; dataDir: string },
   options: DatabaseOptions = {},
 ): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, { preparedStatements: config.databasePreparedStatements, ...options }) : openPGlite(config.dataDir, options);
+  return config.databaseUrl ? openPostgres(config.databaseUrl, { preparedStatements: config.databasePreparedStatements, poolSize: config.databasePoolSize, ...options }) : openPGlite(config.dataDir, options);
 }

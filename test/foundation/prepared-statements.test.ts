@@ -1,9 +1,11 @@
 // PostgreSQL connections run the application's statements as named prepared statements
 // (src/db/database.ts). What must hold: they are really prepared, once per text and
 // connection; and a statement prepared before a migration changed its table still runs.
+// The pool keeps the connections DATABASE_POOL_SIZE allows.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, type Database } from '../../src/db/database.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, openPostgres, type Database } from '../../src/db/database.ts';
 import { freshDatabase, onPostgres } from '../helpers/database.ts';
 
 let fresh: Database & { url?: string };
@@ -34,5 +36,19 @@ describe.runIf(onPostgres())('prepared statements on PostgreSQL', () => {
     expect((await probe()).rows).toEqual([{ a: 1 }]);
     await sql`alter table prepared_probe add column b int default 2`.execute(one.db);
     expect((await probe()).rows).toEqual([{ a: 1, b: 2 }]);
+  });
+});
+
+describe.runIf(onPostgres())('the pool on PostgreSQL', () => {
+  it('keeps at most DATABASE_POOL_SIZE connections, however many statements wait', async () => {
+    const config = loadConfig({ DATABASE_URL: fresh.url!, DATABASE_POOL_SIZE: '2' });
+    const database = await openDatabase(config);
+    try {
+      const backend = () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.2)`.execute(database.db);
+      const answers = await Promise.all(Array.from({ length: 6 }, backend));
+      expect(new Set(answers.map((a) => a.rows[0]!.pid)).size).toBe(2);
+    } finally {
+      await database.close();
+    }
   });
 });
