@@ -79,7 +79,7 @@ export const webhookRoutes =
         params: DeliveryIdParams,
         response: { 200: Delivery, ...problems(400, 401, 403, 404) },
       },
-      handler: (request) => audited(deps, request, (db) => redeliver(db, supplierOf(request).supplierId, request.params.id, () => deps.workAccepted('webhooks'))),
+      handler: (request) => audited(deps, request, (db) => redeliver(db, supplierOf(request).supplierId, request.params.id)),
     });
 
     app.post('/webhook/test', {
@@ -125,7 +125,7 @@ export const webhookRoutes =
         response: { 200: Delivery, ...problems(400, 401, 404) },
       },
       handler: (request) =>
-        audited(deps, request, (db) => redeliver(db, undefined, request.params.id, () => deps.workAccepted('webhooks')), {
+        audited(deps, request, (db) => redeliver(db, undefined, request.params.id), {
           supplierId: async (_delivery, trx) => (await findDelivery(trx, undefined, request.params.id))?.supplier_id,
         }),
     });

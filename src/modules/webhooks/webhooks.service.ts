@@ -52,13 +52,14 @@ async function deliveryView(db: Kysely<DB>, supplierId: number | undefined, id: 
 
 /**
  * Sends the delivery's event again as a new delivery with the same webhook-id, due at
- * once (`wake` tells this process's dispatcher). Without a supplier: an operator's call.
+ * once. Without a supplier: an operator's call. Runs in the caller's transaction (the
+ * audited route's), which wakes the dispatcher once it commits: a wake before the commit
+ * would only find nothing.
  */
-export async function redeliver(db: Kysely<DB>, supplierId: number | undefined, id: number, wake: () => void) {
+export async function redeliver(db: Kysely<DB>, supplierId: number | undefined, id: number) {
   const original = await log.findDelivery(db, supplierId, id);
   if (!original) throw notFound('delivery', String(id), '/params/id');
   const newId = await log.insertRedelivery(db, original.supplier_id, original.id, MAX_ATTEMPTS, currentTraceparent());
-  wake();
   return deliveryView(db, original.supplier_id, newId);
 }
 
