@@ -20,6 +20,7 @@ import * as m0021 from './migrations/0021_members_and_sessions.ts';
 import * as m0022 from './migrations/0022_imports.ts';
 import * as m0023 from './migrations/0023_batch_staging.ts';
 import * as m0024 from './migrations/0024_webhook_due_by_supplier.ts';
+import * as m0025 from './migrations/0025_codes_collate_c.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0022_imports': m0022,
   '0023_batch_staging': m0023,
   '0024_webhook_due_by_supplier': m0024,
+  '0025_codes_collate_c': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Compilable, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Expression, type Kysely, type Transaction } from 'kysely';
 import type { DB } from './types.ts';
 
 /**
@@ -13,6 +13,19 @@ export const textIn = (column: string, values: readonly string[]) => sql<boolean
  * en_US would otherwise put "a" before "B").
  */
 export const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
+
+/**
+ * `left join lateral (...) as alias on true`: the supplier's row of `table` whose
+ * internal_code is `code` (an expression of the rows joined so far), or nulls. Bulk writes
+ * resolve a chunk's codes with it: one probe of the table's unique (supplier_id,
+ * internal_code) index per input row, so a chunk costs what it names. A plain join leaves
+ * the choice to the planner, which on a table not analyzed since a supplier's first large
+ * load believes the supplier has a handful of rows and reads all of them per chunk (a
+ * hash join) or per row (migration 0025); a subquery with LIMIT is never flattened into
+ * such a join.
+ */
+export const rowByCode = (table: string, alias: string, supplierId: number, code: Expression<string>) =>
+  sql`left join lateral (select * from ${sql.table(table)} where supplier_id = ${supplierId} and internal_code = ${code} limit 1) as ${sql.raw(alias)} on true`;
 
 /** `column = any($1::bigint[])`: one parameter for any number of ids. */
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;

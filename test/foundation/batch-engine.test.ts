@@ -34,6 +34,25 @@ async function seedCatalog(t: TestApp, s: TestSupplier, products: number) {
 
 const entry = (p: number, units: number, price: number) => ({ priceListInternalCode: 'PL', productInternalCode: `P${p}`, units, price });
 
+/**
+ * Runs two workers while a (50 items) is held after its first chunk of 25: b, whose keys
+ * are disjoint from a's, must finish meanwhile; c, whose keys meet both, must not start
+ * until a is done. Then lets a go and waits for all three.
+ */
+async function heldBesideDisjoint(a: string, b: string, c: string) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const w = worker(t, { concurrency: 2, onChunk: (id, cursor) => (id === a && cursor === 25 ? held : undefined) });
+  w.start();
+  const [doneB] = await t.waitForBatches(s, [b]);
+  expect(doneB).toMatchObject({ status: 'processed', completed: 50 });
+  expect((await as(t, s, 'GET', `/batch/${a}/status`)).json()).toMatchObject({ status: 'processing', processed: 25 });
+  expect((await as(t, s, 'GET', `/batch/${c}/status`)).json()).toMatchObject({ status: 'processing', processed: 0, startedAt: null });
+  release();
+  await t.waitForBatches(s, [a, c]);
+  await w.stop();
+}
+
 beforeAll(async () => {
   // Small batches and chunks make splitting and progress observable with few items.
   t = await createTestApp({ worker: false, env: { BATCH_SIZE: '100', BATCH_CHUNK_SIZE: '25', MAX_BATCH_REQUEST_ITEMS: '1000' } });
@@ -143,18 +162,7 @@ describe('applying batches', () => {
     const a = await submit(run(100, 150, 1)); // keys P100 .. P149
     const b = await submit(run(150, 200, 2)); // keys P150 .. P199: disjoint from a's
     const c = await submit([entry(120, 6, 3), entry(160, 6, 3)]); // meets both
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    // a's worker holds it after its first chunk; b must finish meanwhile, c must wait.
-    const w = worker(t, { concurrency: 2, onChunk: (id, cursor) => (id === a && cursor === 25 ? held : undefined) });
-    w.start();
-    const [doneB] = await t.waitForBatches(s, [b]);
-    expect(doneB).toMatchObject({ status: 'processed', completed: 50 });
-    expect((await as(t, s, 'GET', `/batch/${a}/status`)).json()).toMatchObject({ status: 'processing', processed: 25 });
-    expect((await as(t, s, 'GET', `/batch/${c}/status`)).json()).toMatchObject({ status: 'processing', processed: 0, startedAt: null });
-    release();
-    await t.waitForBatches(s, [a, c]);
-    await w.stop();
+    await heldBesideDisjoint(a, b, c);
     const rows = await t.deps.db.selectFrom('batches').select(['id', 'started_at', 'finished_at', 'key_min', 'key_max']).where('id', 'in', [a, b, c]).execute();
     const row = (id: string) => rows.find((r) => r.id === id)!;
     expect([row(a).key_min, row(a).key_max]).toEqual(['entry\u001fPL\u001fP100', 'entry\u001fPL\u001fP149']);
@@ -165,6 +173,28 @@ describe('applying batches', () => {
     );
     expect([price.get('P130'), price.get('P170'), price.get('P120'), price.get('P160')]).toEqual([1, 2, 3, 3]);
   });
+
+  for (const endpoint of ['/batch/product', '/batch/store'] as const) {
+    it(`applies ${endpoint} batches of disjoint codes side by side; one naming a code of both waits, and its fields win`, async () => {
+      const prefix = endpoint === '/batch/product' ? 'SBS-P' : 'SBS-S';
+      const code = (i: number) => `${prefix}${String(i).padStart(3, '0')}`;
+      const item = (i: number, name: string) =>
+        endpoint === '/batch/product'
+          ? { internalCode: code(i), name, brandInternalCode: 'B', categoryInternalCode: 'C', ...(name === 'first' ? { description: 'kept' } : {}) }
+          : { internalCode: code(i), name, ...(name === 'first' ? { ownerName: 'kept' } : {}) };
+      const submit = async (items: unknown[]) => (await as(t, s, 'POST', endpoint, { upsert: items })).json().batchId[0] as string;
+      const a = await submit(Array.from({ length: 50 }, (_, i) => item(i, 'first'))); // codes 000 .. 049
+      const b = await submit(Array.from({ length: 50 }, (_, i) => item(50 + i, 'first'))); // 050 .. 099: disjoint from a's
+      const c = await submit([item(20, 'last'), item(70, 'last')]); // meets both
+      await heldBesideDisjoint(a, b, c);
+      const read = async (i: number) => (await as(t, s, 'GET', `/${endpoint === '/batch/product' ? 'product' : 'store'}/${code(i)}`)).json();
+      for (const i of [20, 70]) {
+        // c's name, and what a or b sent and c left out is kept (the merge read the row a or b wrote).
+        expect(await read(i)).toMatchObject({ name: 'last', ...(endpoint === '/batch/product' ? { description: 'kept' } : { ownerName: 'kept' }) });
+      }
+      expect((await read(30)).name).toBe('first');
+    });
+  }
 
   it('applies removes before upserts within one request', async () => {
     const body = { upsert: { products: [entry(7, 9, 70)] }, remove: { products: [{ priceListInternalCode: 'PL', productInternalCode: 'P7' }] } };

@@ -51,6 +51,7 @@ const upsertBrands = brandAction({
   name: 'upsert',
   select: (body) => body.upsert,
   code: (item) => item.internalCode,
+  key: (item) => item.internalCode,
   async apply(trx, supplierId, items) {
     const rows: repo.BrandRow[] = items.map((i) => ({
       code: i.internalCode,
@@ -72,6 +73,7 @@ const upsertProducts = productAction({
   name: 'upsert',
   select: (body) => body.upsert,
   code: (item) => item.internalCode,
+  key: (item) => item.internalCode,
   async apply(trx, supplierId, items) {
     const brands = await repo.brandIds(trx, supplierId, unique(items.map((i) => i.brandInternalCode)));
     const categories = await repo.categoryIds(trx, supplierId, unique(items.map((i) => i.categoryInternalCode)));

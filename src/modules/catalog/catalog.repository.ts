@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsText, textIn, byCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -42,8 +42,10 @@ export interface BrandRow {
   enabled: boolean | null;
 }
 
-// The merge with the current row happens in the SELECT (a left join), because ON CONFLICT
-// cannot see whether a field was sent. Safe: one supplier's batches apply one at a time.
+// The merge with the current row happens in the SELECT (a probe per row, rowByCode), because
+// ON CONFLICT cannot see whether a field was sent. Safe: batches that write the same code
+// apply one at a time (their key ranges meet, batch README "Ordering"), and two chunks
+// applied side by side write different codes.
 export async function upsertBrands(trx: Transaction<DB>, supplierId: number, rows: BrandRow[]) {
   if (rows.length === 0) return;
   await sql`
@@ -54,7 +56,7 @@ export async function upsertBrands(trx: Transaction<DB>, supplierId: number, row
       coalesce(r.enabled, b.enabled, true)
     from json_to_recordset(${JSON.stringify(rows)}::json)
       as r(code text, name text, weight float8, has_weight boolean, image text, has_image boolean, enabled boolean)
-    left join brands b on b.supplier_id = ${supplierId} and b.internal_code = r.code
+    ${rowByCode('brands', 'b', supplierId, sql.ref('r.code'))}
     on conflict (supplier_id, internal_code) do update set
       name = excluded.name, weight = excluded.weight, image = excluded.image, enabled = excluded.enabled, updated_at = now()`.execute(trx);
 }
@@ -89,7 +91,7 @@ export async function upsertProducts(trx: Transaction<DB>, supplierId: number, r
     from json_to_recordset(${JSON.stringify(rows)}::json)
       as r(code text, name text, brand_id bigint, category_id bigint, description text, has_description boolean,
            image text, has_image boolean, images json, ean text, has_ean boolean, enabled boolean, display_products jsonb)
-    left join products p on p.supplier_id = ${supplierId} and p.internal_code = r.code
+    ${rowByCode('products', 'p', supplierId, sql.ref('r.code'))}
     on conflict (supplier_id, internal_code) do update set
       name = excluded.name, brand_id = excluded.brand_id, category_id = excluded.category_id,
       description = excluded.description, image = excluded.image, images = excluded.images, ean = excluded.ean,

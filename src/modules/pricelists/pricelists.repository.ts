@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { containsText, textIn, byCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode, rowByCode } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -66,7 +66,8 @@ export interface EntryPageFilter {
 
 /**
  * A page of one list's entries by product code (bytes), then units. Index-backed: the
- * list's products are walked in code order on products_code_c (migration 0020) and each
+ * list's products are walked in code order on their unique (supplier_id, internal_code)
+ * index (its codes compare by bytes since migration 0025) and each
  * one's entries read from the entries' primary key, so a page costs its own rows, never a
  * sort of the whole list. By offset that walk still passes the skipped rows; from a
  * cursor (`after`) it starts at the cursor, the same cost at any depth. The total counts
@@ -163,7 +164,7 @@ const stagedInput = (supplierId: number, batchSeq: number, from: number, to: num
     select s.idx, s.list_code, s.code, s.units, s.price, l.id as list_id${products ? sql`, p.id as product_id` : sql``}
     from batch_price_items s
     left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = s.list_code
-    ${products ? sql`left join products p on p.supplier_id = ${supplierId} and p.internal_code = s.code` : sql``}
+    ${products ? rowByCode('products', 'p', supplierId, sql.ref('s.code')) : sql``}
     where s.batch_seq = ${batchSeq} and s.idx >= ${from} and s.idx < ${to})`;
 
 export interface EntryWrite {

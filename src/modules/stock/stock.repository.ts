@@ -13,7 +13,8 @@ export async function upsertRules(trx: Transaction<DB>, supplierId: number, rows
 
 /**
  * A page of one stock grouper's rules by product code (bytes), then units (the rule for
- * every size, units 0, first). Walks products_code_c (migration 0020) like a price list's
+ * every size, units 0, first). Walks the products' unique code index (collate "C", migration
+ * 0025) like a price list's
  * entries do, so a page never sorts every rule of the grouper.
  */
 export async function listRules(db: Kysely<DB>, supplierId: number, grouperId: number, f: { search?: string; available?: boolean; take: number; page: number }) {

@@ -38,6 +38,7 @@ const upsertStores = action({
   name: 'upsert',
   select: (body) => body.upsert,
   code: (item) => item.internalCode,
+  key: (item) => item.internalCode,
   async apply(trx, supplierId, items) {
     const lists = await priceListIds(trx, supplierId, unique(items.map((i) => i.priceListCode)));
     const stock = await grouperIds(trx, supplierId, 'stock', unique(items.map((i) => i.stockGrouperCode)));

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsText, textIn, byCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -35,8 +35,10 @@ export interface StoreRow {
   has_drop_size: boolean;
 }
 
-// Absent fields keep their value: the merge with the current row happens in the SELECT,
-// which is safe because one supplier's batches apply one at a time.
+// Absent fields keep their value: the merge with the current row happens in the SELECT (a
+// probe per row, rowByCode), which is safe because batches that write the same store apply
+// one at a time (their key ranges meet, batch README "Ordering"); chunks applied side by
+// side write different stores.
 export async function upsertStores(trx: Transaction<DB>, supplierId: number, rows: StoreRow[]) {
   if (rows.length === 0) return;
   await sql`
@@ -54,7 +56,7 @@ export async function upsertStores(trx: Transaction<DB>, supplierId: number, row
       code text, name text, legal_name text, has_legal_name boolean, legal_id text, has_legal_id boolean,
       owner_name text, has_owner_name boolean, phone text, has_phone boolean, email text, has_email boolean,
       enabled boolean, addresses jsonb, drop_size numeric, has_drop_size boolean)
-    left join stores s on s.supplier_id = ${supplierId} and s.internal_code = r.code
+    ${rowByCode('stores', 's', supplierId, sql.ref('r.code'))}
     on conflict (supplier_id, internal_code) do update set
       name = excluded.name, legal_name = excluded.legal_name, legal_id = excluded.legal_id,
       owner_name = excluded.owner_name, phone = excluded.phone, email = excluded.email,
