@@ -164,9 +164,10 @@ export async function orderById(db: Kysely<DB>, id: number) {
  */
 export async function placeStoreOrder(db: Kysely<DB>, order: Omit<repo.NewOrder, 'status' | 'external_id' | 'imported'> & { created_at: string }): Promise<OrderJson> {
   const row = { ...order, status: 'PENDING' as const, external_id: null, imported: false };
-  const view = (id: number) => orderView({ ...row, id, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
+  // Built once, before the id is known; the id keeps its place (first) when it is set.
+  const view = orderView({ ...row, id: 0, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
   const { id } = await recordCreation(db, repo.orderInsert(row), { supplierId: order.supplier_id, type: 'order.created', keyPrefix: 'order:', body: view });
-  return view(id);
+  return { ...view, id };
 }
 
 /** The store cancels its order with one of the supplier's STORE codes; records order.cancelled. */

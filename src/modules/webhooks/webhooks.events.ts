@@ -56,16 +56,16 @@ export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput
  * Inserts a resource and records the event about it, in one statement (atomic by itself:
  * no BEGIN or COMMIT), for a change that is a single INSERT whose id the database gives:
  * one round trip where a transaction would take four. `insert` is an INSERT ... RETURNING
- * id of one row; `body(id)` is the resource as it will be answered, with `id` its first
- * field (its JSON is written with the real id by SQL, byte for byte what `body(id)`
- * gives); the ordering key is `keyPrefix` and the id. Answers the new id.
+ * id of one row; `body` is the resource as it will be answered, `id` its first field (any
+ * value: SQL writes the real id into its JSON, which is then byte for byte that of
+ * `{ ...body, id }`); the ordering key is `keyPrefix` and the id. Answers the new id.
  */
-export async function recordCreation(
+export async function recordCreation<T extends { id: number }>(
   db: Kysely<DB>,
   insert: RawBuilder<unknown>,
-  event: Omit<WebhookEventInput, 'orderingKey' | 'body'> & { keyPrefix: string; body: (id: number) => { id: number } },
+  event: Omit<WebhookEventInput, 'orderingKey' | 'body'> & { keyPrefix: string; body: T },
 ): Promise<RecordedEvent & { id: number }> {
-  const json = JSON.stringify(event.body(0));
+  const json = JSON.stringify({ ...event.body, id: 0 });
   const head = '{"id":0';
   if (!json.startsWith(head)) throw new Error(`the body of ${event.type} must have its id first`);
   return insertEventAbout(db, eventHead(event), { insert, keyPrefix: event.keyPrefix, bodyAfterId: json.slice(head.length) });
