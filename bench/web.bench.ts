@@ -33,8 +33,10 @@ const until = <T>(what: string, fn: () => T | undefined) => waitFor(() => `${wha
 try {
   await until('the demo catalog', () => (log.includes('sign in with') ? true : undefined));
   const phone = /sign in with\s+(\+\d+)/.exec(log)![1]!;
+  // A new code ends every earlier one: read only what the log says after this request.
+  const mark = log.length;
   await fetch(`${base}/app/auth/code`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone }) });
-  const code = await until('the sign-in code', () => new RegExp(`sign-in code for \\${phone} \\(sms\\): (\\d{6})`).exec(log)?.[1]);
+  const code = await until('the sign-in code', () => new RegExp(`message for \\${phone} \\(phone\\): \\D*(\\d{6})`).exec(log.slice(mark))?.[1]);
   const token = await (await fetch(`${base}/app/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone, code }) })).json();
   const me = await (await fetch(`${base}/app/me`, { headers: { authorization: `Bearer ${token.access_token}` } })).json();
 

@@ -100,6 +100,16 @@ inBrowser('the console catalog in a browser', () => {
     await page.reload();
     await expect.poll(() => rowCodes(page, 'data-product')).toEqual(['COLA-1500', 'COLA-350', 'LIMA-350', 'NARANJA-350']);
     expect(await page.getByLabel('Buscar por código o nombre').inputValue()).toBe('gaseosa');
+    // On a phone, a search that finds nothing says so right under the navigation (a short
+    // page once opened a gap between them: the one-column grid shared its spare height).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/console/products?search=zzz-nada');
+    await page.getByText('No hay productos con estos filtros.').waitFor();
+    const gap = await page.evaluate(() => document.querySelector('main')!.getBoundingClientRect().top - document.querySelector('.side ul')!.getBoundingClientRect().bottom);
+    expect(gap).toBeGreaterThanOrEqual(0);
+    expect(gap).toBeLessThan(12); // the navigation's own padding and border
+    await accessible(page, 'products (none found, phone)');
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     // The price list: its prices paged on the server, forward by the service's cursor.
     await nav.getByRole('link', { name: 'Listas de precios', exact: true }).click();
