@@ -21,6 +21,7 @@ import * as m0022 from './migrations/0022_imports.ts';
 import * as m0023 from './migrations/0023_batch_staging.ts';
 import * as m0024 from './migrations/0024_webhook_due_by_supplier.ts';
 import * as m0025 from './migrations/0025_codes_collate_c.ts';
+import * as m0026 from './migrations/0026_batch_price_chunks.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0023_batch_staging': m0023,
   '0024_webhook_due_by_supplier': m0024,
   '0025_codes_collate_c': m0025,
+  '0026_batch_price_chunks': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

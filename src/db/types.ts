@@ -101,16 +101,23 @@ export interface BatchesTable {
 }
 
 /** POST /batch/pricelist's items, staged (migration 0023; pricelists.batch.ts). */
-export interface BatchPriceItemsTable {
+/**
+ * POST /batch/pricelist's staged items, a row per chunk of a batch (migration 0026; batch
+ * README, "Staging"): element n of `list_ix`, `code_ix`, `units` and `prices` is the
+ * chunk's item n (1-based); its list code is lists[list_ix[n]] and its product's code
+ * (entries) or store's (store links) codes[code_ix[n]].
+ */
+export interface BatchPriceChunksTable {
   batch_seq: number;
-  /** The item's place in its batch; its action comes from the batch's `actions` runs. */
-  idx: number;
-  list_code: string;
-  /** The product's code (entries) or the store's (store links). */
-  code: string;
-  units: number | null;
-  /** numeric, as an exact decimal string. */
-  price: ColumnType<string | null, string | number | null, string | number | null>;
+  /** The chunk's number in its batch: its first item is chunk × the batch's chunk_size. */
+  chunk: number;
+  lists: string[];
+  list_ix: number[];
+  codes: string[];
+  code_ix: number[];
+  units: (number | null)[];
+  /** numeric[], as exact decimal strings. */
+  prices: (string | null)[];
 }
 
 export interface BatchItemResultsTable {
@@ -606,7 +613,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   batches: BatchesTable;
   batch_item_results: BatchItemResultsTable;
-  batch_price_items: BatchPriceItemsTable;
+  batch_price_chunks: BatchPriceChunksTable;
   brands: BrandsTable;
   categories: CategoriesTable;
   products: ProductsTable;

@@ -16,7 +16,7 @@ const TYPES_FILE = path.join(ROOT, 'src/db/types.ts');
 const NOT_THE_APP = new Set(['kysely_migration', 'kysely_migration_lock']);
 
 /** What a TypeScript type is, as far as a column is concerned. */
-type Kind = 'string' | 'number' | 'boolean' | 'bigint' | 'Date' | 'bytes' | 'array' | 'object' | 'unknown' | 'undefined' | 'other';
+type Kind = 'string' | 'number' | 'boolean' | 'bigint' | 'Date' | 'bytes' | 'array' | 'object' | 'unknown' | 'undefined' | 'null' | 'other';
 
 /**
  * The TypeScript kinds a value of each PostgreSQL type may be selected as, by udt_name
@@ -115,6 +115,7 @@ function readTypes(): Map<string, Map<string, TsColumn>> {
     const f = type.flags;
     if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return 'unknown';
     if (f & ts.TypeFlags.Undefined) return 'undefined';
+    if (f & ts.TypeFlags.Null) return 'null';
     if (f & ts.TypeFlags.StringLike) return 'string';
     if (f & ts.TypeFlags.NumberLike) return 'number';
     if (f & ts.TypeFlags.BooleanLike) return 'boolean';
@@ -212,7 +213,10 @@ describe('src/db/types.ts against the migrated database', () => {
       const fits =
         typed.parts.length > 0 &&
         typed.parts.every((part) =>
-          isArray ? part.kind === 'array' && part.elements.length > 0 && part.elements.every((k) => fitsScalar(element, k)) : fitsScalar(element, part.kind),
+          // An array's elements may be NULL whatever the column's nullability: null is allowed beside the element's type.
+          isArray
+            ? part.kind === 'array' && part.elements.some((k) => k !== 'null') && part.elements.every((k) => k === 'null' || fitsScalar(element, k))
+            : fitsScalar(element, part.kind),
         );
       const expected = ALLOWED[element] === 'any' ? 'any' : (ALLOWED[element] as readonly Kind[]).join(' or ');
       if (!fits) problems.push(`${at}: database ${dbText} wants ${isArray ? `an array of ${expected}` : expected}, types.ts selects ${typed.select}`);

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as batchItemRuns from '../../src/db/migrations/0010_batch_item_runs.ts';
 import * as batchStaging from '../../src/db/migrations/0023_batch_staging.ts';
+import * as batchChunks from '../../src/db/migrations/0026_batch_price_chunks.ts';
 import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 import { loadItems } from '../../src/modules/batch/batch.repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -45,11 +46,11 @@ describe('0010: batch items stored with their actions as runs', () => {
   });
 });
 
-describe('0023: price list batches staged', () => {
-  it('moves the items of every price list batch, finished or not, into staged rows that read back the same', async () => {
+describe('0023 and 0026: price list batches staged, then staged by chunk', () => {
+  it('moves the items of every price list batch, finished or not, into staged rows, then into chunk rows, that read back the same', async () => {
     const db = database.db;
     // Back to the shape before 0023: items as JSON in the batch row.
-    await sql`drop table batch_price_items`.execute(db);
+    await sql`drop table batch_price_chunks`.execute(db);
     const supplier = await sql<{ id: number }>`insert into suppliers (code, name) values ('MIG23', 'Migration 23') returning id`.execute(db);
     const items = [
       { action: 'remove.products', item: { priceListInternalCode: 'L', productInternalCode: 'A' } },
@@ -61,17 +62,28 @@ describe('0023: price list batches staged', () => {
     ];
     const runs = [['remove.products', 2], ['remove.stores', 1], ['upsert.products', 2], ['upsert.stores', 1]];
     const brand = [{ internalCode: 'B1', name: 'Brand' }];
+    // The first batch in chunks of 4: two chunk rows, the second shorter.
     const batches = [
-      { id: randomUUID(), endpoint: '/batch/pricelist', items: items.map((i) => i.item), actions: runs, finished: false },
-      { id: randomUUID(), endpoint: '/batch/pricelist', items: items.slice(3).map((i) => i.item), actions: runs.slice(2), finished: true },
-      { id: randomUUID(), endpoint: '/batch/brand', items: brand, actions: [['upsert.brands', 1]], finished: false },
+      { id: randomUUID(), endpoint: '/batch/pricelist', items: items.map((i) => i.item), actions: runs, finished: false, chunk: 4 },
+      { id: randomUUID(), endpoint: '/batch/pricelist', items: items.slice(3).map((i) => i.item), actions: runs.slice(2), finished: true, chunk: 2500 },
+      { id: randomUUID(), endpoint: '/batch/brand', items: brand, actions: [['upsert.brands', 1]], finished: false, chunk: 2500 },
     ];
     for (const b of batches) {
       await sql`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, finished_at)
-                values (${b.id}, ${supplier.rows[0]!.id}, ${b.endpoint}, ${JSON.stringify(b.items)}, ${JSON.stringify(b.actions)}, ${b.items.length}, 2500, ${b.finished ? sql`now()` : null})`.execute(db);
+                values (${b.id}, ${supplier.rows[0]!.id}, ${b.endpoint}, ${JSON.stringify(b.items)}, ${JSON.stringify(b.actions)}, ${b.items.length}, ${b.chunk}, ${b.finished ? sql`now()` : null})`.execute(db);
     }
 
     await batchStaging.up(db);
+    await batchChunks.up(db);
+    const chunks = await sql<{ id: string; chunk: number; n: number }>`
+      select b.id, c.chunk, cardinality(c.units) as n from batch_price_chunks c join batches b on b.seq = c.batch_seq
+      where b.id = any(${batches.map((b) => b.id)}::uuid[]) order by b.seq, c.chunk`.execute(db);
+    expect(chunks.rows.map((r) => [r.id, r.chunk, r.n])).toEqual([
+      [batches[0]!.id, 0, 4],
+      [batches[0]!.id, 1, 2],
+      [batches[1]!.id, 0, 3],
+    ]);
+    expect((await sql<{ n: number }>`select count(*)::int as n from pg_tables where tablename = 'batch_price_items'`.execute(db)).rows[0]!.n).toBe(0);
 
     const stored = await sql<{ id: string; seq: number; items: unknown; actions: [string, number][] }>`select id, seq, items, actions from batches where id = any(${batches.map((b) => b.id)}::uuid[])`.execute(db);
     const byId = new Map(stored.rows.map((r) => [r.id, r]));

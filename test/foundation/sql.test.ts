@@ -1,7 +1,7 @@
 // SQL helpers that build what the database reads by hand (COPY text), checked against the database that reads it.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyInto, copyValue } from '../../src/db/copy.ts';
+import { copyArray, copyInto, copyValue } from '../../src/db/copy.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { freshDatabase } from '../helpers/database.ts';
 
@@ -37,5 +37,20 @@ describe('copyInto', () => {
 
   it('a row the table refuses fails the COPY with the database error', async () => {
     await expect(inTransaction(database.db, (trx) => copyInto(trx, 'copy_rollback', ['n'], ['1\n1\n']))).rejects.toThrow(/duplicate key/);
+  });
+});
+
+describe('copyArray', () => {
+  it('writes arrays whose every element reads back exactly: quoting, escapes, NULL and numbers', async () => {
+    await sql`create table copy_arrays (n int, t text[], d numeric[])`.execute(database.db);
+    const texts = ['plain', 'Q"uote', 'back\\slash', '{brace}', 'com,ma', ' spaced ', 'NULL', '', 'tab\there', 'line\nbreak', 'cr\rhere', '\\N', 'ñandú 🍋', null];
+    const numbers = [0, 1.25, 0.0001, 1234.5678, 999999999.9999, null];
+    const line = (n: number, t: (string | null)[], d: (number | null)[]) => `${n}\t${copyArray(t)}\t${copyArray(d)}\n`;
+    await inTransaction(database.db, (trx) => copyInto(trx, 'copy_arrays', ['n', 't', 'd'], [line(1, texts, numbers), line(2, [], [])]));
+    const { rows } = await sql<{ n: number; t: (string | null)[]; d: (string | null)[] }>`select n, t, d from copy_arrays order by n`.execute(database.db);
+    expect(rows.map((r) => [r.n, r.t, r.d.map((x) => (x === null ? null : Number(x)))])).toEqual([
+      [1, texts, numbers],
+      [2, [], []],
+    ]);
   });
 });

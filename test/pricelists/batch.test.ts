@@ -267,22 +267,19 @@ describe('structural validation (402, nothing queued)', () => {
 describe('staging (batch README, "Staging")', () => {
   const count = async (query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(t.deps.db)).rows[0]!.n;
   const batches = () => count(sql<{ n: number }>`select count(*)::int as n from batches where supplier_id = ${s.id}`);
-  const staged = () => count(sql<{ n: number }>`select count(*)::int as n from batch_price_items`);
+  const staged = () => count(sql<{ n: number }>`select count(*)::int as n from batch_price_chunks`);
 
-  it('stores each item once as a typed row, in the order sent, and nothing of it in the batch row', async () => {
+  it('stores the items once, as their chunk arrays in the order sent, each code once per chunk, and nothing in the batch row', async () => {
     const a = await newList();
     const before = await staged();
     const { id, detail } = await run({ remove: { products: [{ priceListInternalCode: a, productInternalCode: 'P-1' }] }, upsert: { products: [entry(a, 'P-1', 6, 7.25), entry(a, 'P-9', 1, 1)], stores: [link(a, 'S-NEW')] } });
-    expect(await staged()).toBe(before + 4);
+    expect(await staged()).toBe(before + 1);
     const row = await sql<{ items: unknown; seq: number }>`select items, seq from batches where id = ${id}`.execute(t.deps.db);
     expect(row.rows[0]!.items).toBeNull();
-    const rows = await sql<{ idx: number; list_code: string; code: string; units: number | null; price: string | null }>`
-      select idx, list_code, code, units, price from batch_price_items where batch_seq = ${row.rows[0]!.seq} order by idx`.execute(t.deps.db);
-    expect(rows.rows.map((r) => [r.idx, r.list_code, r.code, r.units, r.price === null ? null : Number(r.price)])).toEqual([
-      [0, a, 'P-1', null, null],
-      [1, a, 'P-1', 6, 7.25],
-      [2, a, 'P-9', 1, 1],
-      [3, a, 'S-NEW', null, null],
+    const chunks = await sql<{ chunk: number; lists: string[]; list_ix: number[]; codes: string[]; code_ix: number[]; units: (number | null)[]; prices: (string | null)[] }>`
+      select chunk, lists, list_ix, codes, code_ix, units, prices from batch_price_chunks where batch_seq = ${row.rows[0]!.seq} order by chunk`.execute(t.deps.db);
+    expect(chunks.rows.map((c) => ({ ...c, prices: c.prices.map((p) => (p === null ? null : Number(p))) }))).toEqual([
+      { chunk: 0, lists: [a], list_ix: [1, 1, 1, 1], codes: ['P-1', 'P-9', 'S-NEW'], code_ix: [1, 1, 2, 3], units: [null, 6, 1, null], prices: [null, 7.25, 1, null] },
     ]);
     expect(detail.map((d: any) => [d.action, d.status, d.errorCode])).toEqual([
       ['remove.products', 'completed', null],
@@ -293,12 +290,24 @@ describe('staging (batch README, "Staging")', () => {
     expect(await prices(a)).toEqual([['P-1', 6, 7.25]]);
   });
 
+  it('keeps codes exactly as sent whatever they hold: quotes, backslashes, braces, commas, spaces, NULL', async () => {
+    const a = await newList();
+    const codes = ['Q"uote', 'back\\slash', '{brace}', 'com,ma', 'in side', 'NULL', 'ñandú 🍋'];
+    const { detail } = await run({ upsert: { products: codes.map((c, i) => entry(a, c, i + 1, i + 0.5)), stores: codes.map((c) => link(a, c)) } });
+    expect(detail.map((d: any) => JSON.parse(d.batchItem))).toEqual([
+      ...codes.map((c, i) => entry(a, c, i + 1, i + 0.5)),
+      ...codes.map((c) => link(a, c)),
+    ]);
+    expect(detail.map((d: any) => d.errorCode)).toEqual([...codes.map(() => 'UNKNOWN_PRODUCT'), ...codes.map(() => null)]);
+    expect(detail.slice(0, codes.length).map((d: any) => d.message)).toEqual(codes.map((c) => `product ${c} does not exist`));
+  });
+
   it('leaves no row behind when the accepting transaction fails after the COPY: neither batch nor staged item', async () => {
     // A fault injected after the rows are staged (a trigger refusing one of them), as a crash
     // before the commit would be: the whole request goes, nothing is half accepted.
     await sql`create function refuse_boom() returns trigger language plpgsql as $$
-              begin if new.code = 'BOOM' then raise exception 'injected fault'; end if; return new; end $$`.execute(t.deps.db);
-    await sql`create trigger refuse_boom after insert on batch_price_items for each row execute function refuse_boom()`.execute(t.deps.db);
+              begin if 'BOOM' = any(new.codes) then raise exception 'injected fault'; end if; return new; end $$`.execute(t.deps.db);
+    await sql`create trigger refuse_boom after insert on batch_price_chunks for each row execute function refuse_boom()`.execute(t.deps.db);
     try {
       const a = await newList();
       const [batchesBefore, stagedBefore] = [await batches(), await staged()];
@@ -307,7 +316,7 @@ describe('staging (batch README, "Staging")', () => {
       expect(res.statusCode).toBe(500);
       expect([await batches(), await staged()]).toEqual([batchesBefore, stagedBefore]);
     } finally {
-      await sql`drop trigger refuse_boom on batch_price_items`.execute(t.deps.db);
+      await sql`drop trigger refuse_boom on batch_price_chunks`.execute(t.deps.db);
       await sql`drop function refuse_boom()`.execute(t.deps.db);
     }
   });

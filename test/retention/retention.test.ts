@@ -27,14 +27,14 @@ const batch = async (finished: string | null, created = '0 days', results = 1) =
               select ${supplierId}, ${id}, i, 'failed', 'X' from generate_series(0, ${results - 1}) as i`);
   return id;
 };
-/** A batch of a staged kind (POST /batch/pricelist): its items are rows of batch_price_items, not JSON. */
+/** A batch of a staged kind (POST /batch/pricelist): its items are rows of batch_price_chunks (a chunk per item here), not JSON. */
 const stagedBatch = async (finished: string | null, created: string, items: number) => {
   const id = randomUUID();
   const row = await sql<{ seq: number }>`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, status, created_at, finished_at)
               values (${id}, ${supplierId}, '/batch/pricelist', null, ${JSON.stringify([['upsert.products', items]])}, ${items}, 1, ${finished ? 'processed' : 'processing'}, ${ago(created)}, ${finished ? ago(finished) : null})
               returning seq`.execute(t.deps.db);
-  await q(sql`insert into batch_price_items (batch_seq, idx, list_code, code, units, price)
-              select ${row.rows[0]!.seq}, i, 'L', 'P' || i, 1, 1 from generate_series(0, ${items - 1}) as i`);
+  await q(sql`insert into batch_price_chunks (batch_seq, chunk, lists, list_ix, codes, code_ix, units, prices)
+              select ${row.rows[0]!.seq}, i, '{L}', '{1}', array['P' || i], '{1}', '{1}', '{1}' from generate_series(0, ${items - 1}) as i`);
   return id;
 };
 /** A file import (src/modules/imports) whose one part is a batch's items, or rows refused before sending (batchId null). */
@@ -168,10 +168,10 @@ describe('the retention job', () => {
 
     expect(await ids(sql`select id::text as k from batches`)).toEqual([seeded.newBatch, seeded.unfinishedBatch, seeded.newStaged, seeded.unfinishedStaged].sort());
     // Staged items go with their batch, and only with it: none is left without one.
-    expect(await ids(sql`select b.id::text || '/' || s.idx as k from batch_price_items s join batches b on b.seq = s.batch_seq`)).toEqual(
+    expect(await ids(sql`select b.id::text || '/' || s.chunk as k from batch_price_chunks s join batches b on b.seq = s.batch_seq`)).toEqual(
       [`${seeded.newStaged}/0`, `${seeded.newStaged}/1`, `${seeded.unfinishedStaged}/0`].sort(),
     );
-    expect(await ids(sql`select s.idx as k from batch_price_items s where not exists (select 1 from batches b where b.seq = s.batch_seq)`)).toEqual([]);
+    expect(await ids(sql`select s.chunk as k from batch_price_chunks s where not exists (select 1 from batches b where b.seq = s.batch_seq)`)).toEqual([]);
     expect(await ids(sql`select id::text as k from imports`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select import_id::text as k from import_parts`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select batch_id::text as k from batch_item_results`)).toEqual([seeded.newBatch, seeded.unfinishedBatch].sort());

@@ -20,7 +20,7 @@ export interface PlacedOutcome {
   outcome: ItemOutcome;
 }
 
-/** A value of a staging row, as COPY writes it (null: SQL null). */
+/** A staged value of an item, as COPY writes it (null: SQL null). */
 export type StagedValue = string | number | null | undefined;
 
 /** Runs of consecutive items with one action, in order: [action, count]. */
@@ -28,16 +28,43 @@ export type ActionRuns = readonly (readonly [string, number])[];
 
 /**
  * A staged kind keeps its items in a table of its own instead of the batch row's JSON
- * (README, "Staging"): one row per item, keyed by the batch's seq and the item's place,
- * written with COPY in the transaction that accepts the request, and applied from there
- * by SQL alone. An item's action is its batch's (`actions` runs), as for every kind.
+ * (README, "Staging"): one row per chunk of a batch (the worker's chunk: `chunk_size`
+ * items, the last one shorter), keyed by the batch's seq and the chunk's number, holding
+ * each value of its actions' `stage` as an array with one element per item, in order.
+ * It is written with COPY in the transaction that accepts the request and applied from
+ * there by SQL alone. An item's action is its batch's (`actions` runs), as for every kind.
  */
 export interface Staging {
-  /** Its columns are batch_seq, idx, then `columns`. */
+  /** Its columns are batch_seq, chunk, then those of `columns`, in order. */
   readonly table: string;
-  readonly columns: readonly string[];
+  /** One per value of `stage`, in the same order. */
+  readonly columns: readonly StagingColumn[];
   /** The batch's items as the client sent them, in order (the detail shows them). */
   items(db: Kysely<DB>, batchSeq: number, runs: ActionRuns): Promise<BatchItem[]>;
+}
+
+/**
+ * How a staged value is stored: `values` names an array column with one element per item;
+ * with `index`, `values` holds the chunk's distinct values once each, in order of first use,
+ * and `index` the 1-based place of each item's value in it, so a code a chunk names many
+ * times (a product in several package sizes) is stored, and resolved, once.
+ */
+export interface StagingColumn {
+  readonly values: string;
+  readonly index?: string;
+}
+
+/**
+ * Where a staged action's run lies: items [from, to) of the batch, all in its chunk
+ * `chunk`, whose first item is `first` (the item at ordinality n of the chunk's arrays is
+ * the batch's item first + n - 1).
+ */
+export interface StagedRun {
+  batchSeq: number;
+  chunk: number;
+  first: number;
+  from: number;
+  to: number;
 }
 
 /** One action of a kind as its declaration writes it: typed by the kind's body and the action's items. */
@@ -62,14 +89,13 @@ export interface ActionSpec<Body, Item> {
    * actions of a staged kind have `stage` and `applyStaged` instead.
    */
   apply?(trx: Transaction<DB>, supplierId: number, items: Item[]): Promise<ItemOutcome[]>;
-  /** Staged kinds: the item's staging row, in the order of the kind's `staging.columns`. */
+  /** Staged kinds: the item's values, in the order of the kind's `staging.columns`. */
   stage?(item: Item): readonly StagedValue[];
   /**
-   * Staged kinds: applies the batch's items from `from` to `to` (exclusive), all of this
-   * action, from their staging rows, as `apply` would; answers only the outcomes that
-   * are not a plain completion.
+   * Staged kinds: applies the run's items, all of this action, from their chunk's staging
+   * row, as `apply` would; answers only the outcomes that are not a plain completion.
    */
-  applyStaged?(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<PlacedOutcome[]>;
+  applyStaged?(trx: Transaction<DB>, supplierId: number, run: StagedRun): Promise<PlacedOutcome[]>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { copyInto } from '../../db/copy.ts';
 import type { BatchItem, DB } from '../../db/types.ts';
+import type { Staging } from './batch.kinds.ts';
 
 export interface NewBatch {
   id: string;
@@ -70,9 +71,10 @@ export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]): 
   return batches.map((b) => seqOf.get(b.id)!);
 }
 
-/** A staged kind's rows (COPY text lines after batch_seq and idx), in the caller's transaction. */
-export async function stageItems(trx: Transaction<DB>, table: string, columns: readonly string[], chunks: readonly string[]) {
-  return copyInto(trx, table, ['batch_seq', 'idx', ...columns], chunks);
+/** A staged kind's rows (COPY text lines: batch_seq, chunk, then the staging's columns), in the caller's transaction. */
+export async function stageItems(trx: Transaction<DB>, staging: Staging, chunks: readonly string[]) {
+  const columns = staging.columns.flatMap((c) => (c.index ? [c.values, c.index] : [c.values]));
+  return copyInto(trx, staging.table, ['batch_seq', 'chunk', ...columns], chunks);
 }
 
 const summaryColumns = [

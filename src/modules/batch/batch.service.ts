@@ -9,8 +9,8 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
 import { page } from '../../lib/pagination.ts';
 import * as repo from './batch.repository.ts';
-import { copyValue } from '../../db/copy.ts';
-import type { BatchKind, BatchRegistry } from './batch.kinds.ts';
+import { copyArray } from '../../db/copy.ts';
+import type { BatchKind, BatchRegistry, StagedValue, Staging } from './batch.kinds.ts';
 
 export interface BatchLimits {
   maxRequestItems: number;
@@ -115,20 +115,51 @@ export async function submitBatch(
   }
   await inTransaction(db, async (trx) => {
     const seqs = await repo.insertBatches(trx, batches);
-    if (kind.staging) await repo.stageItems(trx, kind.staging.table, kind.staging.columns, batches.map((b, i) => stagingText(kind, seqs[i]!, b.items)));
+    const { staging } = kind;
+    if (staging) await repo.stageItems(trx, staging, batches.map((b, i) => stagingText(kind, staging, seqs[i]!, b.items, b.chunk_size)));
   });
   onAccepted(kind.endpoint, items.length);
   return { batchId: batches.map((b) => b.id) };
 }
 
-/** A staged batch's rows as COPY text: batch_seq, idx, then the action's `stage` of each item. */
-function stagingText(kind: BatchKind, seq: number, items: BatchItem[]): string {
+/**
+ * A staged batch's rows as COPY text: one line per chunk of `chunkSize` items (the worker
+ * applies the same chunks, since the batch row keeps that size), with batch_seq, the
+ * chunk's number, then one array per staging column of the values the items' actions
+ * `stage`, or the chunk's distinct values and each item's place among them (1-based).
+ */
+function stagingText(kind: BatchKind, staging: Staging, seq: number, items: BatchItem[], chunkSize: number): string {
   const stage = new Map(kind.actions.map((a) => [a.name, a.stage!]));
+  const width = staging.columns.length;
   let text = '';
-  for (let idx = 0; idx < items.length; idx++) {
-    const { action, item } = items[idx]!;
-    text += `${seq}\t${idx}`;
-    for (const value of stage.get(action)!(item)) text += `\t${copyValue(value)}`;
+  for (let chunk = 0, first = 0; first < items.length; chunk++, first += chunkSize) {
+    const last = Math.min(first + chunkSize, items.length);
+    const values: StagedValue[][] = Array.from({ length: width }, () => []);
+    const places: number[][] = Array.from({ length: width }, () => []);
+    const seen = staging.columns.map((c) => (c.index ? new Map<StagedValue, number>() : undefined));
+    for (let idx = first; idx < last; idx++) {
+      const { action, item } = items[idx]!;
+      const staged = stage.get(action)!(item);
+      for (let c = 0; c < width; c++) {
+        const value = staged[c];
+        const distinct = seen[c];
+        if (!distinct) {
+          values[c]!.push(value);
+          continue;
+        }
+        let place = distinct.get(value);
+        if (place === undefined) {
+          place = values[c]!.push(value);
+          distinct.set(value, place);
+        }
+        places[c]!.push(place);
+      }
+    }
+    text += `${seq}\t${chunk}`;
+    for (let c = 0; c < width; c++) {
+      text += `\t${copyArray(values[c]!)}`;
+      if (seen[c]) text += `\t${copyArray(places[c]!)}`;
+    }
     text += '\n';
   }
   return text;

@@ -141,9 +141,12 @@ async function applyChunk(trx: Transaction<DB>, kind: BatchKind, supplierId: num
 
 /**
  * A staged chunk [from, to): each run of its batch's `actions` that meets it is applied from
- * the staging rows, in order; only outcomes that are not a plain completion come back.
+ * the chunk's staging row, in order; only outcomes that are not a plain completion come back.
+ * Chunks start at multiples of the batch's chunk size, as they were staged.
  */
 async function applyStagedChunk(trx: Transaction<DB>, kind: BatchKind, batch: repo.ClaimedBatch, from: number, to: number): Promise<PlacedOutcome[]> {
+  if (from % batch.chunk_size !== 0) throw new Error(`batch ${batch.id}: a chunk starts at ${from}, not a multiple of its chunk size ${batch.chunk_size}`);
+  const chunk = from / batch.chunk_size;
   const outcomes: PlacedOutcome[] = [];
   let runStart = 0;
   for (const [name, count] of batch.actions) {
@@ -151,7 +154,7 @@ async function applyStagedChunk(trx: Transaction<DB>, kind: BatchKind, batch: re
     const end = Math.min(to, runStart + count);
     runStart += count;
     if (start >= end) continue;
-    for (const placed of await actionOf(kind, name).applyStaged!(trx, batch.supplier_id, batch.seq, start, end)) {
+    for (const placed of await actionOf(kind, name).applyStaged!(trx, batch.supplier_id, { batchSeq: batch.seq, chunk, first: from, from: start, to: end })) {
       if (placed.idx < start || placed.idx >= end) throw new Error(`${kind.endpoint} ${name} answered item ${placed.idx} outside ${start}..${end - 1}`);
       outcomes.push(placed);
     }

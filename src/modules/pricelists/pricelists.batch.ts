@@ -1,7 +1,7 @@
 // POST /batch/pricelist: four actions, removes first (docs/conventions.md). A staged kind
-// (batch README, "Staging"): its items are rows of batch_price_items, written with COPY when
-// the request is accepted, and each run of a chunk is applied from them by one statement
-// that resolves the codes it names; no item passes through Node after its 202.
+// (batch README, "Staging"): its items are a row per chunk in batch_price_chunks, written
+// with COPY when the request is accepted, and each run of a chunk is applied from it by one
+// statement that resolves the codes it names; no item passes through Node after its 202.
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { BatchItem, DB } from '../../db/types.ts';
@@ -23,7 +23,7 @@ const linkCode = (i: StoreLink) => `${i.priceListInternalCode}/${i.storeInternal
 // every package size. A store has one price list, so its links share the store's key.
 const entryKey = (i: Entry) => keyOf('entry', i.priceListInternalCode, i.productInternalCode);
 const linkKey = (i: StoreLink) => keyOf('store', i.storeInternalCode);
-// Staging rows: list_code, code, units, price (repository, priceItemsStaging). A price
+// Staged values: list code, code, units, price (repository, priceItemsStaging). A price
 // travels as the shortest decimal text of its JSON number ("10.5") and is read straight
 // into numeric: the decimal the client sent is the decimal stored.
 const stageEntry = (i: Entry) => [i.priceListInternalCode, i.productInternalCode, i.units, i.price] as const;
@@ -73,24 +73,24 @@ export const priceListBatchKind = defineBatchKind({
       name: 'remove.products',
       select: (body) => body.remove?.products,
       ...entries,
-      async applyStaged(trx, supplierId, batchSeq, from, to) {
-        return (await repo.deleteStagedEntries(trx, supplierId, batchSeq, from, to)).map(entryOutcome);
+      async applyStaged(trx, supplierId, run) {
+        return (await repo.deleteStagedEntries(trx, supplierId, run)).map(entryOutcome);
       },
     }),
     action({
       name: 'remove.stores',
       select: (body) => body.remove?.stores,
       ...links,
-      async applyStaged(trx, supplierId, batchSeq, from, to) {
-        return (await repo.unlinkStagedStores(trx, supplierId, batchSeq, from, to)).map((u) => ({ idx: u.idx, outcome: unknownList(u.list_code) }));
+      async applyStaged(trx, supplierId, run) {
+        return (await repo.unlinkStagedStores(trx, supplierId, run)).map((u) => ({ idx: u.idx, outcome: unknownList(u.list_code) }));
       },
     }),
     action({
       name: 'upsert.products',
       select: (body) => body.upsert?.products,
       ...entries,
-      async applyStaged(trx, supplierId, batchSeq, from, to) {
-        const written = await repo.writeStagedEntries(trx, supplierId, batchSeq, from, to, lastWasNew.get(supplierId) ?? true);
+      async applyStaged(trx, supplierId, run) {
+        const written = await repo.writeStagedEntries(trx, supplierId, run, lastWasNew.get(supplierId) ?? true);
         lastWasNew.set(supplierId, written.allNew);
         return written.unresolved.map(entryOutcome);
       },
@@ -99,8 +99,8 @@ export const priceListBatchKind = defineBatchKind({
       name: 'upsert.stores',
       select: (body) => body.upsert?.stores,
       ...links,
-      async applyStaged(trx, supplierId, batchSeq, from, to) {
-        return (await repo.linkStagedStores(trx, supplierId, batchSeq, from, to)).map((u): PlacedOutcome => {
+      async applyStaged(trx, supplierId, run) {
+        return (await repo.linkStagedStores(trx, supplierId, run)).map((u): PlacedOutcome => {
           const outcome: ItemOutcome = u.list_known ? storeNotKnownYet(u.code) : unknownList(u.list_code);
           return { idx: u.idx, outcome };
         });

@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { StagedRun } from '../batch/batch.kinds.ts';
 import type { DB } from '../../db/types.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { containsText, textIn, byCode, rowByCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -135,15 +136,25 @@ export async function priceListIds(db: Kysely<DB> | Transaction<DB>, supplierId:
 }
 
 /**
- * POST /batch/pricelist's staging table (migration 0023): one row per item of a batch,
- * `code` being the product's code for entries and the store's for links. The batch
- * engine writes it with COPY when it accepts a request (batch README, "Staging").
+ * POST /batch/pricelist's staging table (migration 0026): a row per chunk of a batch, the
+ * items' values as arrays (`code` being the product's code for entries and the store's for
+ * links), list and product codes once per chunk. The batch engine writes it with COPY
+ * when it accepts a request (batch README, "Staging").
  */
-export const priceItemsStaging = { table: 'batch_price_items', columns: ['list_code', 'code', 'units', 'price'] } as const;
+export const priceItemsStaging = {
+  table: 'batch_price_chunks',
+  columns: [{ values: 'lists', index: 'list_ix' }, { values: 'codes', index: 'code_ix' }, { values: 'units' }, { values: 'prices' }],
+} as const;
 
-/** A staged batch's rows, in order. */
+/** A staged batch's items, in order. */
 export async function readStagedPriceItems(db: Kysely<DB>, batchSeq: number) {
-  return db.selectFrom('batch_price_items').select(['list_code', 'code', 'units', 'price']).where('batch_seq', '=', batchSeq).orderBy('idx').execute();
+  const result = await sql<{ list_code: string; code: string; units: number | null; price: string | null }>`
+    select c.lists[o.lx] as list_code, c.codes[o.cx] as code, o.units, o.price
+    from batch_price_chunks c
+    cross join lateral unnest(c.list_ix, c.code_ix, c.units, c.prices) with ordinality as o(lx, cx, units, price, n)
+    where c.batch_seq = ${batchSeq}
+    order by c.chunk, o.n`.execute(db);
+  return result.rows;
 }
 
 /** A staged item that named nothing: its code, and whether its list was found. */
@@ -155,17 +166,35 @@ export interface UnresolvedItem {
 }
 
 /**
- * The items [from, to) of a staged batch with their list's id and, for entries, their
- * product's id (null when the code names nothing), resolved in the statement that uses
- * them: the head of every statement below.
+ * The run's items with their list's id and, for entries, their product's id (null when the
+ * code names nothing), resolved in the statement that uses them: the head of every
+ * statement below. Each code of the chunk is resolved once, by one probe of its table's
+ * unique (supplier_id, internal_code) index (a scalar subquery: never a join the planner
+ * could turn into a scan of the supplier's rows), and the items pick their ids by place,
+ * so a chunk costs a probe per code it names, not per item. `chunk` is materialized: the
+ * id arrays are computed once, never once per item. An item carries the places of its
+ * codes (`lx`, `cx`); the codes' text is read (`named`) only where it is needed, since
+ * reaching element n of a text array walks the n before it. Store links need their
+ * store's code (`code`), entries only for the items that named nothing.
  */
-const stagedInput = (supplierId: number, batchSeq: number, from: number, to: number, products: boolean) => sql`
+const stagedInput = (supplierId: number, run: StagedRun, of: 'entries' | 'links') => sql`
+  chunk as materialized (
+    select c.lists, c.list_ix, c.codes, c.code_ix, c.units, c.prices,
+      ${idsOf('price_lists', supplierId, sql`c.lists`)} as list_ids${of === 'entries' ? sql`, ${idsOf('products', supplierId, sql`c.codes`)} as product_ids` : sql``}
+    from batch_price_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
   input as (
-    select s.idx, s.list_code, s.code, s.units, s.price, l.id as list_id${products ? sql`, p.id as product_id` : sql``}
-    from batch_price_items s
-    left join price_lists l on l.supplier_id = ${supplierId} and l.internal_code = s.list_code
-    ${products ? rowByCode('products', 'p', supplierId, sql.ref('s.code')) : sql``}
-    where s.batch_seq = ${batchSeq} and s.idx >= ${from} and s.idx < ${to})`;
+    select (${run.first - 1} + o.n)::int as idx, o.lx, o.cx, o.units, o.price, c.list_ids[o.lx] as list_id,
+      ${of === 'entries' ? sql`c.product_ids[o.cx] as product_id` : sql`c.codes[o.cx] as code`}
+    from chunk c
+    cross join lateral unnest(c.list_ix, c.code_ix, c.units, c.prices) with ordinality as o(lx, cx, units, price, n)
+    where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first})`;
+
+/** Items of `input` (as `i`) with their list's and product's or store's code, for the answers. */
+const named = sql`(select i.*, c.lists[i.lx] as list_code, c.codes[i.cx] as code_named from input i cross join chunk c)`;
+
+/** The ids of the supplier's rows of `table` named by the codes of an array, in its order (null for a code that names none). */
+const idsOf = (table: 'price_lists' | 'products', supplierId: number, codes: RawBuilder<unknown>) =>
+  sql`array(select (select t.id from ${sql.table(table)} t where t.supplier_id = ${supplierId} and t.internal_code = u.code) from unnest(${codes}) with ordinality as u(code, n) order by u.n)`;
 
 export interface EntryWrite {
   unresolved: UnresolvedItem[];
@@ -188,11 +217,11 @@ export interface EntryWrite {
  * never depends on the guess, only the cost does: a wrong guess wastes at most one
  * statement, and `allNew` tells the caller how to guess next time.
  */
-export async function writeStagedEntries(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number, expectNew: boolean): Promise<EntryWrite> {
+export async function writeStagedEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<EntryWrite> {
   if (expectNew) {
     await sql`savepoint price_entries_insert`.execute(trx);
     try {
-      const result = await writeEntries(trx, supplierId, batchSeq, from, to, false);
+      const result = await writeEntries(trx, supplierId, run, false);
       await sql`release savepoint price_entries_insert`.execute(trx);
       return result;
     } catch (error) {
@@ -200,10 +229,10 @@ export async function writeStagedEntries(trx: Transaction<DB>, supplierId: numbe
       await sql`rollback to savepoint price_entries_insert`.execute(trx);
     }
   }
-  return writeEntries(trx, supplierId, batchSeq, from, to, true);
+  return writeEntries(trx, supplierId, run, true);
 }
 
-async function writeEntries(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number, upsert: boolean): Promise<EntryWrite> {
+async function writeEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun, upsert: boolean): Promise<EntryWrite> {
   // The upsert writes only what changed, so a daily refresh costs what changed. Each row's
   // stored price is read first by its primary key (a scalar subquery: one index probe per
   // row whatever the planner estimates), and a row sent with the price it has is not
@@ -219,7 +248,7 @@ async function writeEntries(trx: Transaction<DB>, supplierId: number, batchSeq: 
   // inserted row; an updated one carries our xid). The plain insert either inserts every
   // row or fails, so it counts nothing.
   const result = await sql<{ existing: number } & { [K in keyof UnresolvedItem]: UnresolvedItem[K] | null }>`
-    with ${stagedInput(supplierId, batchSeq, from, to, true)},
+    with ${stagedInput(supplierId, run, 'entries')},
     ${
       upsert
         ? sql`last as (
@@ -247,7 +276,7 @@ async function writeEntries(trx: Transaction<DB>, supplierId: number, batchSeq: 
     from (${
       upsert ? sql`select ((select count(*) from rows) - (select count(*) from written where inserted))::int as existing` : sql`select 0 as existing`
     }) w
-    left join (select idx, list_code, code, list_id is not null as list_known from input where list_id is null or product_id is null) m on true`.execute(trx);
+    left join (select idx, list_code, code_named as code, list_id is not null as list_known from ${named} i where list_id is null or product_id is null) m on true`.execute(trx);
   return { unresolved: unresolvedOf(result.rows), allNew: result.rows[0]!.existing === 0 };
 }
 
@@ -255,15 +284,15 @@ const unresolvedOf = (rows: { [K in keyof UnresolvedItem]: UnresolvedItem[K] | n
   rows.filter((r): r is UnresolvedItem => r.idx !== null).sort((a, b) => a.idx - b.idx);
 
 /** Removes the staged entries [from, to) (units null: every package size of the product); answers the items that named nothing. */
-export async function deleteStagedEntries(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<UnresolvedItem[]> {
+export async function deleteStagedEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun): Promise<UnresolvedItem[]> {
   const result = await sql<UnresolvedItem>`
-    with ${stagedInput(supplierId, batchSeq, from, to, true)},
+    with ${stagedInput(supplierId, run, 'entries')},
     gone as (
       delete from price_entries e using input i
       where i.list_id is not null and i.product_id is not null
         and e.supplier_id = ${supplierId} and e.price_list_id = i.list_id and e.product_id = i.product_id
         and (i.units is null or e.units = i.units))
-    select idx, list_code, code, list_id is not null as list_known from input
+    select idx, list_code, code_named as code, list_id is not null as list_known from ${named} i
     where list_id is null or product_id is null`.execute(trx);
   return unresolvedOf(result.rows);
 }
@@ -274,27 +303,27 @@ export async function deleteStagedEntries(trx: Transaction<DB>, supplierId: numb
  * those whose store does not exist yet (list_known true): their link is kept and takes
  * effect when the store is created.
  */
-export async function linkStagedStores(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<UnresolvedItem[]> {
+export async function linkStagedStores(trx: Transaction<DB>, supplierId: number, run: StagedRun): Promise<UnresolvedItem[]> {
   const result = await sql<UnresolvedItem>`
-    with ${stagedInput(supplierId, batchSeq, from, to, false)},
+    with ${stagedInput(supplierId, run, 'links')},
     last as (select distinct on (code) code, list_id from input where list_id is not null order by code, idx desc),
     written as (
       insert into price_list_stores (supplier_id, store_code, price_list_id)
       select ${supplierId}, code, list_id from last
       on conflict (supplier_id, store_code) do update set price_list_id = excluded.price_list_id, created_at = now())
-    select i.idx, i.list_code, i.code, i.list_id is not null as list_known from input i
+    select i.idx, i.list_code, i.code, i.list_id is not null as list_known from ${named} i
     where i.list_id is null or not exists (select 1 from stores st where st.supplier_id = ${supplierId} and st.internal_code = i.code)`.execute(trx);
   return unresolvedOf(result.rows);
 }
 
 /** Unlinks the staged stores [from, to) from the lists named; answers the items whose list is unknown. */
-export async function unlinkStagedStores(trx: Transaction<DB>, supplierId: number, batchSeq: number, from: number, to: number): Promise<UnresolvedItem[]> {
+export async function unlinkStagedStores(trx: Transaction<DB>, supplierId: number, run: StagedRun): Promise<UnresolvedItem[]> {
   const result = await sql<UnresolvedItem>`
-    with ${stagedInput(supplierId, batchSeq, from, to, false)},
+    with ${stagedInput(supplierId, run, 'links')},
     gone as (
       delete from price_list_stores x using input i
       where i.list_id is not null and x.supplier_id = ${supplierId} and x.store_code = i.code and x.price_list_id = i.list_id)
-    select idx, list_code, code, false as list_known from input where list_id is null`.execute(trx);
+    select idx, list_code, code, false as list_known from ${named} i where list_id is null`.execute(trx);
   return unresolvedOf(result.rows);
 }
 

@@ -27,10 +27,11 @@ export const retentionKinds: RetentionKind[] = [
   // fiftieth of the chunk), then the imports left without parts.
   { name: 'import parts', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteOldImportParts(db, days, Math.max(1, Math.floor(limit / 50))) },
   { name: 'imports', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteOldImports(db, days, limit) },
-  // Results and staged items first, a chunk of rows at a time; then the batches left without
-  // either (a batch row may carry its items, so a fiftieth of the chunk of those).
+  // Results and staged items first, then the batches left without either. A row of staged
+  // items carries a chunk of a batch's items, and a batch row may carry its items, so a
+  // fiftieth of the chunk of those.
   { name: 'batch item results', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteFinishedBatchResults(db, days, limit) },
-  { name: 'staged batch items', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteFinishedStagedItems(db, days, limit) },
+  { name: 'staged batch items', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteFinishedStagedItems(db, days, Math.max(1, Math.floor(limit / 50))) },
   { name: 'batches', days: (c) => c.retention.batchDays, sweep: ({ db }, days, limit) => repo.deleteFinishedBatches(db, days, Math.max(1, Math.floor(limit / 50))) },
   { name: 'webhook deliveries', days: (c) => c.retention.webhookDays, sweep: ({ db }, days, limit) => repo.deleteFinishedDeliveries(db, days, limit) },
   { name: 'webhook events', days: (c) => c.retention.webhookDays, sweep: ({ db }, days, limit) => repo.deleteOrphanEvents(db, days, limit) },

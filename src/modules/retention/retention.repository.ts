@@ -63,14 +63,14 @@ export async function deleteFinishedBatchResults(db: Kysely<DB>, days: number, l
 
 /**
  * The staged items of finished batches (batch README, "Staging"; today one staging table,
- * POST /batch/pricelist's), `limit` rows per statement, before the batch row itself: they
- * have no foreign key to it, so a batch goes only once they are gone.
+ * POST /batch/pricelist's, a row per chunk of items), `limit` rows per statement, before the batch
+ * row itself: they have no foreign key to it, so a batch goes only once they are gone.
  */
 export async function deleteFinishedStagedItems(db: Kysely<DB>, days: number, limit: number) {
   return deleted(db, sql`
-    delete from batch_price_items where (batch_seq, idx) in (
-      select s.batch_seq, s.idx from batches b
-        join batch_price_items s on s.batch_seq = b.seq
+    delete from batch_price_chunks where (batch_seq, chunk) in (
+      select s.batch_seq, s.chunk from batches b
+        join batch_price_chunks s on s.batch_seq = b.seq
        where b.finished_at < ${cutoff(days)}
        limit ${limit} for update of s skip locked)`);
 }
@@ -86,7 +86,7 @@ export async function deleteFinishedBatches(db: Kysely<DB>, days: number, limit:
       select b.id from batches b
        where b.finished_at < ${cutoff(days)}
          and not exists (select 1 from batch_item_results r where r.supplier_id = b.supplier_id and r.batch_id = b.id)
-         and not exists (select 1 from batch_price_items s where s.batch_seq = b.seq)
+         and not exists (select 1 from batch_price_chunks s where s.batch_seq = b.seq)
        limit ${limit} for update skip locked)`);
 }
 
