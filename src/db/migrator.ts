@@ -22,6 +22,7 @@ import * as m0023 from './migrations/0023_batch_staging.ts';
 import * as m0024 from './migrations/0024_webhook_due_by_supplier.ts';
 import * as m0025 from './migrations/0025_codes_collate_c.ts';
 import * as m0026 from './migrations/0026_batch_price_chunks.ts';
+import * as m0027 from './migrations/0027_batches_pending_seq.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0024_webhook_due_by_supplier': m0024,
   '0025_codes_collate_c': m0025,
   '0026_batch_price_chunks': m0026,
+  '0027_batches_pending_seq': m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

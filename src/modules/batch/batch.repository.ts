@@ -179,9 +179,16 @@ export interface ClaimedBatch {
  * batch without keys, overlapping keys) applies one at a time in acceptance order.
  * Suppliers are served oldest-first and in parallel across workers; SKIP LOCKED lets
  * concurrent claimers pass over each other's rows without waiting.
+ *
+ * Cost: the unfinished batches are walked oldest first (batches_pending_seq, migration
+ * 0027) and the walk stops at the first that may run, so a claim reads the batches it
+ * passes over (those leased or waiting), not the backlog behind them. Whether an earlier
+ * batch must precede is asked per candidate with LIMIT 1: a subquery the planner cannot
+ * turn into an anti-join over every unfinished batch, which would cost the square of a
+ * large load's backlog per claim (200 batches: 7 ms instead of 0.05).
  */
-export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds: number): Promise<ClaimedBatch | undefined> {
-  const result = await sql<ClaimedBatch>`
+export function claimQuery(owner: string, leaseSeconds: number) {
+  return sql<ClaimedBatch>`
     update batches set
       lease_owner = ${owner},
       lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
@@ -191,15 +198,20 @@ export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds
       where b.finished_at is null
         and (b.lease_expires_at is null or b.lease_expires_at < now())
         and not exists (
-          select 1 from batches e
-          where e.supplier_id = b.supplier_id and e.finished_at is null and e.seq < b.seq
-            and (e.endpoint <> b.endpoint or e.key_min is null or b.key_min is null
-                 or (e.key_min <= b.key_max and b.key_min <= e.key_max)))
+          select from (
+            select 1 from batches e
+            where e.supplier_id = b.supplier_id and e.finished_at is null and e.seq < b.seq
+              and (e.endpoint <> b.endpoint or e.key_min is null or b.key_min is null
+                   or (e.key_min <= b.key_max and b.key_min <= e.key_max))
+            limit 1) as must_precede)
       order by b.seq
       limit 1
       for update skip locked)
-    returning id, seq, supplier_id, endpoint, total, cursor, chunk_size, attempts, traceparent, actions`.execute(db);
-  return result.rows[0];
+    returning id, seq, supplier_id, endpoint, total, cursor, chunk_size, attempts, traceparent, actions`;
+}
+
+export async function claimNextBatch(db: Kysely<DB>, owner: string, leaseSeconds: number): Promise<ClaimedBatch | undefined> {
+  return (await claimQuery(owner, leaseSeconds).execute(db)).rows[0];
 }
 
 /** The items of a batch kept as JSON (a kind that is not staged). */
