@@ -28,6 +28,13 @@ const BENCHES: Bench[] = [
     figures: [{ measure: 'batch ingest of price entries ÷ COPY', key: 'ratio', target: { text: '≥ 0.35', test: (v) => v >= 0.35 } }],
   },
   {
+    // The same load with API and worker in one process (npm start), for comparison: the
+    // worker's chunks wait for the event loop while a request is parsed (docs/benchmarks.md).
+    script: 'batch.bench.ts',
+    env: { BENCH_TOPOLOGY: 'one-process' },
+    figures: [{ measure: '  the same, API and worker in one process (npm start)', key: 'ratio' }],
+  },
+  {
     script: 'catalog.bench.ts',
     figures: [
       { measure: 'batch ingest of products ÷ COPY', key: 'products_ratio', target: { text: '≥ 0.25', test: (v) => v >= 0.25 } },

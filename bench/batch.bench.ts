@@ -1,8 +1,10 @@
 // npm run bench:batch — price entries through POST /batch/pricelist against COPY.
 //
 // On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
-// it creates a scratch database, starts the real service in this process (API on
-// 127.0.0.1, port 0, and the batch worker), seeds a supplier's catalog, then runs
+// it creates a scratch database, starts the real service as PostgreSQL deployments run it
+// (the API in this process on 127.0.0.1, port 0, and `npm run worker` in a process of its
+// own; BENCH_TOPOLOGY=one-process runs both here, as `npm start` does), seeds a
+// supplier's catalog, then runs
 // BENCH_ROUNDS rounds (default 3), each of them:
 //   - COPY:    loads the N rows into a bare table shaped like price_entries (the baseline);
 //   - service: submits the same N entries, for a new price list, in requests of 50,000
@@ -32,6 +34,7 @@ import {
   waitForBatches,
   type RunningService,
   type Supplier,
+  topologyFromEnv,
   withBenchService,
 } from './lib.ts';
 
@@ -239,6 +242,7 @@ const medianRound = (rounds: Round[]) => [...rounds].sort((a, b) => roundRatio(a
 
 async function main() {
   log(`${fmtInt(ENTRIES)} price entries (${fmtInt(PRODUCTS)} products × ${PACKAGE_SIZES} package sizes), ${fmtInt(PER_REQUEST)} per request, ${ROUNDS} round(s)`);
+  const topology = topologyFromEnv('apart');
   await withBenchService(log, async ({ service, pool }) => {
     const supplier = await createSupplier(service, 'BENCH');
     const t = performance.now();
@@ -289,7 +293,7 @@ async function main() {
       ),
     );
     console.log(`ratio=${ratio.toFixed(3)}`);
-  });
+  }, topology);
 }
 
 main().catch((error) => {

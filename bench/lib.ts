@@ -1,7 +1,9 @@
 // Small helpers for benchmarks: a scratch PostgreSQL database, the service started in
 // process on a real port, a JSON HTTP client, COPY from a stream and an aligned table.
 // Benchmarks measure their own baselines in the same run: machines differ.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +14,7 @@ import { loadConfig } from '../src/config.ts';
 import { openPostgres, postgresPool } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
-import { startWorker, type Workers } from '../src/main/worker.ts';
+import { startWorker } from '../src/main/worker.ts';
 import type { Send } from '../support/net.ts';
 import * as api from '../support/service.ts';
 
@@ -85,10 +87,28 @@ export async function createScratchDatabase(baseUrl: string): Promise<ScratchDat
   };
 }
 
+/**
+ * How the service runs: `one process` is `npm start` (API and worker in this process);
+ * `apart` is the PostgreSQL deployment README and docs/scaling.md describe (`npm run api`
+ * here, and `npm run worker` as a process of its own on the same database). Apart, the
+ * worker's chunks never wait for this process's event loop, which parsing and validating a
+ * 50,000-item request holds for about a tenth of a second at a time (docs/benchmarks.md).
+ */
+export type Topology = 'one process' | 'apart';
+
+/** BENCH_TOPOLOGY (`apart` or `one-process`) when set, else the benchmark's own choice. */
+export function topologyFromEnv(fallback: Topology): Topology {
+  const raw = process.env.BENCH_TOPOLOGY;
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'apart') return 'apart';
+  if (raw === 'one-process') return 'one process';
+  throw new Error(`BENCH_TOPOLOGY must be apart or one-process, got "${raw}"`);
+}
+
 export interface RunningService {
   deps: Deps;
   app: FastifyInstance;
-  worker: Workers;
+  topology: Topology;
   baseUrl: string;
   adminToken: string;
   /** Stops the worker, closes the app and the database handle (idempotent). */
@@ -98,22 +118,22 @@ export interface RunningService {
 /** Service settings a benchmark run may override from its own environment (for experiments). */
 const TUNABLES = ['DATABASE_PREPARED_STATEMENTS', 'DATABASE_POOL_SIZE', 'BATCH_SIZE', 'BATCH_CHUNK_SIZE', 'WORKER_CONCURRENCY', 'WORKER_POLL_MS', 'MAX_BATCH_REQUEST_ITEMS', 'BODY_LIMIT_BYTES', 'BATCH_BODY_LIMIT_BYTES'];
 
-/** The real service (API + worker) over a migrated database, listening on 127.0.0.1 at a free port. */
-export async function startService(databaseUrl: string): Promise<RunningService> {
+/** The real service (API and worker) over a migrated database, the API listening on 127.0.0.1 at a free port. */
+export async function startService(databaseUrl: string, topology: Topology = 'one process'): Promise<RunningService> {
   const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
   const tuned = Object.fromEntries(TUNABLES.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
-  const config = loadConfig({
+  const env = {
     NODE_ENV: 'development',
     ADMIN_TOKEN: adminToken,
     DATABASE_URL: databaseUrl,
-    PORT: '0',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_RPS: '1000000',
     RATE_LIMIT_BURST: '1000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
     DEMO_SUPPLIER: 'false',
     ...tuned,
-  });
+  };
+  const config = loadConfig({ ...env, PORT: '0' });
   const database = openPostgres(databaseUrl, { preparedStatements: config.databasePreparedStatements });
   let deps: Deps;
   try {
@@ -124,7 +144,7 @@ export async function startService(databaseUrl: string): Promise<RunningService>
     throw error;
   }
   const app = await buildApp(deps);
-  const worker = startWorker(deps, app.log);
+  const worker = topology === 'apart' ? await startWorkerProcess(env) : startWorker(deps, app.log);
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
@@ -140,7 +160,35 @@ export async function startService(databaseUrl: string): Promise<RunningService>
   }
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the service is not listening on a TCP port');
-  return { deps, app, worker, baseUrl: `http://127.0.0.1:${address.port}`, adminToken, stop };
+  return { deps, app, topology, baseUrl: `http://127.0.0.1:${address.port}`, adminToken, stop };
+}
+
+/**
+ * `npm run worker` on the same database, as a child process with the service's Node flags,
+ * ready once it prints its banner; stop() sends SIGTERM and waits until it has given back
+ * what it held. It learns of new batches by polling (WORKER_POLL_MS), as any worker apart.
+ */
+async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', path.join(import.meta.dirname, '../src/main/cli.ts'), 'worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (data: Buffer) => {
+      out += data.toString();
+      if (out.includes('running on')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the worker process exited (${code}) before it started: ${out.slice(-500)}`)));
+  });
+  child.stdout.resume();
+  return {
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export interface HttpResult {
@@ -246,7 +294,7 @@ export interface BenchRun {
  * Runs a benchmark on a scratch database with the service started on it, and cleans up
  * however the run ends (an error, or Ctrl-C).
  */
-export async function withBenchService<T>(log: (message: string) => void, run: (bench: BenchRun) => Promise<T>): Promise<T> {
+export async function withBenchService<T>(log: (message: string) => void, run: (bench: BenchRun) => Promise<T>, topology: Topology = 'one process'): Promise<T> {
   let scratch: ScratchDatabase | undefined;
   let service: RunningService | undefined;
   let pool: pg.Pool | undefined;
@@ -264,11 +312,11 @@ export async function withBenchService<T>(log: (message: string) => void, run: (
   try {
     scratch = await createScratchDatabase(serverUrl());
     log(`database ${scratch.name} on ${new URL(scratch.url).host}`);
-    service = await startService(scratch.url);
+    service = await startService(scratch.url, topology);
     pool = postgresPool(scratch.url, 2);
     pool.on('error', () => {});
     const config = service.deps.config;
-    log(`service at ${service.baseUrl}: batch size ${config.batchSize}, chunk ${config.batchChunkSize}, worker concurrency ${config.workerConcurrency}`);
+    log(`service at ${service.baseUrl} (${topology === 'apart' ? 'API here, worker in a process of its own' : 'API and worker in this process'}): batch size ${config.batchSize}, chunk ${config.batchChunkSize}, worker concurrency ${config.workerConcurrency}`);
     return await run({ scratch, service, pool });
   } finally {
     await cleanup();

@@ -1,8 +1,9 @@
 // npm run bench:refresh — the daily price refresh: a price list sent again with few changes.
 //
 // On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
-// it creates a scratch database, starts the real service in this process (API on
-// 127.0.0.1, port 0, and the batch worker), seeds a supplier's catalog (N / 10 products),
+// it creates a scratch database, starts the real service as bench:batch does (the API in
+// this process, `npm run worker` apart; BENCH_TOPOLOGY=one-process runs both here), seeds a
+// supplier's catalog (N / 10 products),
 // then runs BENCH_ROUNDS rounds (default 3), each with a new price list:
 //   - load:    submits N price entries for the list through POST /batch/pricelist in
 //              requests of 50,000 and waits until every batch is processed;
@@ -39,6 +40,7 @@ import {
   waitForBatches,
   type RunningService,
   type Supplier,
+  topologyFromEnv,
   withBenchService,
 } from './lib.ts';
 
@@ -326,6 +328,8 @@ async function main() {
     const cpu = (p: Phase) => `${p.nodeCpuS.toFixed(1)} / ${p.pgCpuS?.toFixed(1) ?? 'n/a'}`;
     const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
     const of = ROUNDS === 1 ? '' : `, median round of ${ROUNDS}`;
+    // The worker's own Node process is not this one when it runs apart.
+    const nodeOf = service.topology === 'apart' ? 'API and client; the worker apart is not counted' : 'service and client';
 
     console.log('');
     console.log(
@@ -342,8 +346,8 @@ async function main() {
           ['  of them HOT (n_tup_hot_upd), per round', rounds.map((r) => fmtInt(r.hot)).join(' '), ''],
           ['rows rewritten ÷ rows changed (worst round)', rewriteRatio.toFixed(3), `≤ ${TARGET_REWRITES} ${rewriteRatio <= TARGET_REWRITES ? 'met' : 'MISSED'}`],
           ['refresh CPU ÷ load CPU, Node + PostgreSQL (median)', Number.isNaN(cpuRatio) ? 'n/a' : cpuRatio.toFixed(3), ''],
-          ['load, CPU s: Node (service + client) / PostgreSQL backends', cpu(load), ''],
-          ['refresh, CPU s: Node (service + client) / PostgreSQL backends', cpu(refresh), ''],
+          [`load, CPU s: Node (${nodeOf}) / PostgreSQL backends`, cpu(load), ''],
+          [`refresh, CPU s: Node (${nodeOf}) / PostgreSQL backends`, cpu(refresh), ''],
           ['WAL written, load / refresh (MiB, whole server)', `${mib(load.walBytes)} / ${mib(refresh.walBytes)}`, ''],
           ['submitting, load / refresh (sum of 202s)', `${fmtMs(sum(load.acceptMs))} / ${fmtMs(sum(refresh.acceptMs))}`, ''],
           [`one chunk of ${fmtInt(load.chunkItems)}, load / refresh (median)`, `${chunk(load)} / ${chunk(refresh)}`, ''],
@@ -355,7 +359,7 @@ async function main() {
       `refresh_ratio=${ratio.toFixed(3)} rewritten_per_changed=${rewriteRatio.toFixed(3)} cpu_ratio=${cpuRatio.toFixed(3)} load_ms=${Math.round(load.ms)} refresh_ms=${Math.round(refresh.ms)} ` +
         `rewritten=${typical.rewritten} hot=${typical.hot} changed=${CHANGED} load_wal_mb=${mib(load.walBytes)} refresh_wal_mb=${mib(refresh.walBytes)}`,
     );
-  });
+  }, topologyFromEnv('apart'));
 }
 
 main().catch((error) => {
