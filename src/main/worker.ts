@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { BatchWorker } from '../modules/batch/batch.worker.ts';
+import { BATCHES_ACCEPTED } from '../modules/batch/batch.repository.ts';
 import { createImageWorker, type ImageWorker } from '../modules/images/images.worker.ts';
 import { createImageStorage } from '../modules/images/images.storage.ts';
 import { RetentionWorker } from '../modules/retention/retention.job.ts';
@@ -73,6 +74,13 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   const retention = new RetentionWorker({ db: deps.db, storage }, deps.config, log);
   const messages = createMessageWorker(deps, log);
   deps.onWorkAccepted('batches', () => batches.wake());
+  // Batches accepted by another process (an API apart) wake this one's batch loops too.
+  const listening = deps.database
+    .listen(BATCHES_ACCEPTED, { notified: () => batches.wake(), up: () => batches.wake(), down: () => {} })
+    .catch((error: unknown) => {
+      log.warn({ err: error }, 'not listening for accepted batches; the batch loops poll');
+      return async () => {};
+    });
   deps.onWorkAccepted('webhooks', () => webhooks.wake());
   deps.onWorkAccepted('messages', () => messages.wake());
   batches.start();
@@ -87,7 +95,7 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
     retention,
     messages,
     stop: async () => {
-      await Promise.all([batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close())]);
+      await Promise.all([batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close()), listening.then((unlisten) => unlisten())]);
     },
   };
 }

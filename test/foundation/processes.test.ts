@@ -130,6 +130,26 @@ describe('processes', () => {
     expect(badEnv.output()).toContain('PORT must be a whole number');
   });
 
+  it.runIf(onPostgres())('wakes a worker apart as soon as another process accepts a batch, not at its next poll', { timeout: 60_000 }, async () => {
+    // A poll of a minute: only the NOTIFY sent with the accepted batches can wake the worker in time.
+    const env = { ...(await storage()), ADMIN_TOKEN: ADMIN, WORKER_POLL_MS: '60000' };
+    const port = await freePort();
+    const api = start(['api'], { ...env, PORT: String(port) });
+    await waitForReady(`http://127.0.0.1:${port}`, api);
+    const worker = start(['worker'], env);
+    await waitFor('the worker to start', async () => (worker.output().includes('running on') ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 500)); // past its first look for work
+    const call = http(`http://127.0.0.1:${port}`);
+    const { headers } = await createSupplier(call, ADMIN, 'WAKE', { name: 'Wake' });
+    const accepted = await call('POST', '/batch/brand', [{ internalCode: 'B', name: 'B' }], headers);
+    expect(accepted.status).toBe(202);
+    const [status] = await waitForBatches(call, headers, accepted.body.batchId, { timeoutMs: 15_000, everyMs: 50 });
+    expect(status).toMatchObject({ status: 'processed', completed: 1 });
+    worker.proc.kill('SIGTERM');
+    api.proc.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  });
+
   it.runIf(onPostgres())('applies every item exactly once with several API and worker processes', { timeout: 300_000 }, async () => {
     const env = { ...(await storage()), ADMIN_TOKEN: ADMIN, BATCH_SIZE: '500', BATCH_CHUNK_SIZE: '50', WORKER_POLL_MS: '20', RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000' };
     const ports = [await freePort(), await freePort()];

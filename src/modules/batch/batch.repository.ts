@@ -71,6 +71,19 @@ export async function insertBatches(trx: Transaction<DB>, batches: NewBatch[]): 
   return batches.map((b) => seqOf.get(b.id)!);
 }
 
+/**
+ * The channel that tells worker processes new batches were accepted: NOTIFY is sent in the
+ * accepting transaction, so it reaches every listening process when, and only if, the
+ * batches commit. Workers apart from the API (README, "PostgreSQL, and API and worker
+ * apart") claim at once instead of at their next poll; a missed notification only costs
+ * that poll (WORKER_POLL_MS).
+ */
+export const BATCHES_ACCEPTED = 'batches_accepted';
+
+export async function notifyAccepted(trx: Transaction<DB>) {
+  await sql`select pg_notify(${BATCHES_ACCEPTED}, '')`.execute(trx);
+}
+
 /** A staged kind's rows (COPY text lines: batch_seq, chunk, then the staging's columns), in the caller's transaction. */
 export async function stageItems(trx: Transaction<DB>, staging: Staging, chunks: readonly string[]) {
   const columns = staging.columns.flatMap((c) => (c.index ? [c.values, c.index] : [c.values]));

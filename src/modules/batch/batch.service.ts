@@ -117,6 +117,7 @@ export async function submitBatch(
     const seqs = await repo.insertBatches(trx, batches);
     const { staging } = kind;
     if (staging) await repo.stageItems(trx, staging, batches.map((b, i) => stagingText(kind, staging, seqs[i]!, b.items, b.chunk_size)));
+    await repo.notifyAccepted(trx);
   });
   onAccepted(kind.endpoint, items.length);
   return { batchId: batches.map((b) => b.id) };
