@@ -21,6 +21,7 @@ import * as m0022 from './migrations/0022_imports.ts';
 import * as m0023 from './migrations/0023_batch_staging.ts';
 import * as m0024 from './migrations/0024_webhook_due_by_supplier.ts';
 import * as m0025 from './migrations/0025_codes_collate_c.ts';
+import * as m0027 from './migrations/0027_order_storage.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0023_batch_staging': m0023,
   '0024_webhook_due_by_supplier': m0024,
   '0025_codes_collate_c': m0025,
+  '0027_order_storage': m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
