@@ -23,6 +23,7 @@ import * as m0024 from './migrations/0024_webhook_due_by_supplier.ts';
 import * as m0025 from './migrations/0025_codes_collate_c.ts';
 import * as m0026 from './migrations/0026_batch_price_chunks.ts';
 import * as m0027 from './migrations/0027_batches_pending_seq.ts';
+import * as m0028 from './migrations/0028_order_storage.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0025_codes_collate_c': m0025,
   '0026_batch_price_chunks': m0026,
   '0027_batches_pending_seq': m0027,
+  '0028_order_storage': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

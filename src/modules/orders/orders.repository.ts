@@ -120,25 +120,35 @@ export interface NewOrder {
   created_at?: string;
 }
 
-export async function insertOrder(trx: Transaction<DB>, order: NewOrder): Promise<number> {
-  const row = await trx.insertInto('orders').values(orderValues(order)).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+/** A store's order as placed: what its answer does not hold, or holds only as a number. */
+export interface PlacedOrder {
+  supplier_id: number;
+  store_id: number;
+  placed_by: number;
+  /** The pricing engine's exact decimals (the answer's numbers may round them). */
+  subtotal: number | string;
+  discount_total: number | string;
+  total: number | string;
 }
 
-const orderValues = (order: NewOrder) => ({
-  ...order,
-  buyer: JSON.stringify(order.buyer),
-  address: order.address === null ? null : JSON.stringify(order.address),
-  products: JSON.stringify(order.products),
-  promotions: JSON.stringify(order.promotions),
-  history: JSON.stringify(order.history),
-});
-
-/** The INSERT of one order, answering its id, as a statement to run with another (the event about it). */
-export function orderInsert(order: NewOrder): RawBuilder<unknown> {
-  const values = orderValues(order);
-  const names = (Object.keys(values) as (keyof typeof values)[]).filter((n) => values[n] !== undefined);
-  return sql`insert into orders (${sql.join(names.map((n) => sql.id(n)))}) values (${sql.join(names.map((n) => values[n]))}) returning id`;
+/**
+ * The INSERT of a store's order, answering its id. Every other column is read from
+ * `answer`, a one-row table expression whose `json` is the order as the API answers it
+ * (jsonb, camelCase, its id not yet known): what is stored is what was answered, and the
+ * order's JSON is sent and parsed once for the row and its event (recordCreation).
+ * The status, buyer, address (a null one is SQL null), price list, lines, promotions,
+ * notes, history and creation time are the answer's; external_id and imported keep their
+ * defaults (null, false).
+ */
+export function placedOrderInsert(order: PlacedOrder, answer: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    insert into orders (supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
+                        subtotal, discount_total, total, notes, history, placed_by, created_at)
+    select ${order.supplier_id}, ${order.store_id}, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
+           a.json->>'priceListCode', a.json->'products', a.json->'promotions', ${order.subtotal}, ${order.discount_total},
+           ${order.total}, a.json->>'notes', a.json->'history', ${order.placed_by}, (a.json->>'createdAt')::timestamptz
+    from ${answer} as a
+    returning id`;
 }
 
 /**

@@ -160,13 +160,17 @@ export async function orderById(db: Kysely<DB>, id: number) {
  * Inserts a store's order (PENDING, priced by the caller) and its order.created event;
  * answers the order as stored. The order, its event and the event's delivery are one
  * statement (recordCreation): written together or not at all, in one round trip, the id
- * given by the database and written into the event's body by SQL.
+ * given by the database and written into the event's body by SQL. The answer is built
+ * once; its JSON is the event's body and the source of the row's JSON columns
+ * (placedOrderInsert), so the answer, the row and the webhook cannot differ.
  */
-export async function placeStoreOrder(db: Kysely<DB>, order: Omit<repo.NewOrder, 'status' | 'external_id' | 'imported'> & { created_at: string }): Promise<OrderJson> {
-  const row = { ...order, status: 'PENDING' as const, external_id: null, imported: false };
-  // Built once, before the id is known; the id keeps its place (first) when it is set.
-  const view = orderView({ ...row, id: 0, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
-  const { id } = await recordCreation(db, repo.orderInsert(row), { supplierId: order.supplier_id, type: 'order.created', keyPrefix: 'order:', body: view });
+export async function placeStoreOrder(
+  db: Kysely<DB>,
+  order: repo.PlacedOrder & Pick<repo.NewOrder, 'buyer' | 'address' | 'price_list_code' | 'products' | 'promotions' | 'notes' | 'history'> & { created_at: string },
+): Promise<OrderJson> {
+  // Built before the id is known; the id keeps its place (first) when it is set.
+  const view = orderView({ ...order, id: 0, status: 'PENDING', external_id: null, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
+  const { id } = await recordCreation(db, (answer) => repo.placedOrderInsert(order, answer), { supplierId: order.supplier_id, type: 'order.created', keyPrefix: 'order:', body: view });
   return { ...view, id };
 }
 

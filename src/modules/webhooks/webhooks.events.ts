@@ -55,14 +55,16 @@ export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput
 /**
  * Inserts a resource and records the event about it, in one statement (atomic by itself:
  * no BEGIN or COMMIT), for a change that is a single INSERT whose id the database gives:
- * one round trip where a transaction would take four. `insert` is an INSERT ... RETURNING
- * id of one row; `body` is the resource as it will be answered, `id` its first field (any
- * value: SQL writes the real id into its JSON, which is then byte for byte that of
+ * one round trip where a transaction would take four. `insert` builds an INSERT ...
+ * RETURNING id of one row, which may read its columns from the resource's JSON
+ * (`resource.json`, jsonb, id 0: EventAboutNewRow), so the resource goes to the database
+ * once. `body` is the resource as it will be answered, `id` its first field (any value:
+ * SQL writes the real id into its JSON, which is then byte for byte that of
  * `{ ...body, id }`); the ordering key is `keyPrefix` and the id. Answers the new id.
  */
 export async function recordCreation<T extends { id: number }>(
   db: Kysely<DB>,
-  insert: RawBuilder<unknown>,
+  insert: (resource: RawBuilder<unknown>) => RawBuilder<unknown>,
   event: Omit<WebhookEventInput, 'orderingKey' | 'body'> & { keyPrefix: string; body: T },
 ): Promise<RecordedEvent & { id: number }> {
   const json = JSON.stringify({ ...event.body, id: 0 });

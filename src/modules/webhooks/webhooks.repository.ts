@@ -42,8 +42,13 @@ export async function insertEvent(db: Executor, r: NewEventRow): Promise<Recorde
 
 /** The event is about the row `insert` creates, in the same statement; SQL completes its key and body with the row's id. */
 export interface EventAboutNewRow {
-  /** An INSERT ... RETURNING id of exactly one row. */
-  insert: RawBuilder<unknown>;
+  /**
+   * An INSERT ... RETURNING id of exactly one row, which may read the resource's JSON from
+   * `resource` (a one-row table expression): its column `json` is the event's body as
+   * jsonb, with id 0 (the id is not known yet). The JSON goes to the database once, for
+   * the row and for the event.
+   */
+  insert: (resource: RawBuilder<unknown>) => RawBuilder<unknown>;
   /** The ordering key is this and the id (`order:` gives `order:1001`). */
   keyPrefix: string;
   /** The body is `{"id":`, the id and this (`,"status":"PENDING",...}`): the resource's JSON with its id first. */
@@ -53,15 +58,18 @@ export interface EventAboutNewRow {
 /**
  * A new row (`about.insert`), the event about it and the event's first delivery, in one
  * statement: all written or none, with no BEGIN or COMMIT around them. Answers the new
- * row's id with the event's.
+ * row's id with the event's. `resource` is referenced twice, so PostgreSQL computes it
+ * once: the body is parsed as JSON once, however many columns the row reads from it.
  */
 export async function insertEventAbout(db: Executor, r: Omit<NewEventRow, 'orderingKey' | 'body'>, about: EventAboutNewRow): Promise<RecordedEvent & { id: number }> {
   const result = await sql<{ event_id: number; delivery_id: number; created_id: string | number }>`
-    with created as (${about.insert}),
+    with resource as (
+      select after_id, ('{"id":0' || after_id)::jsonb as json from (select ${about.bodyAfterId}::text as after_id) as body),
+    created as (${about.insert(sql`resource`)}),
     e as (
       insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
-      select ${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${about.keyPrefix} || created.id, '{"id":' || created.id || ${about.bodyAfterId}
-      from created
+      select ${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${about.keyPrefix} || created.id, '{"id":' || created.id || resource.after_id
+      from created, resource
       returning supplier_id, id, ordering_key)
     ${firstDelivery(r)}, (select id from created) as created_id`.execute(db);
   const row = result.rows[0]!;
