@@ -27,6 +27,14 @@ export const byCode = (column: string) => sql`${sql.ref(column)} collate "C"`;
 export const rowByCode = (table: string, alias: string, supplierId: number, code: Expression<string>) =>
   sql`left join lateral (select * from ${sql.table(table)} where supplier_id = ${supplierId} and internal_code = ${code} limit 1) as ${sql.raw(alias)} on true`;
 
+/**
+ * `left join (... where false) as alias on true`: `rowByCode`'s stand-in when every code is
+ * known to be new. Every `alias.*` is null, as `rowByCode` gives a code that names no row,
+ * so one SELECT written against `alias` serves both forms; the planner reads no table for
+ * it (a one-time filter).
+ */
+export const noRow = (table: string, alias: string) => sql`left join (select * from ${sql.table(table)} where false) as ${sql.raw(alias)} on true`;
+
 /** `column = any($1::bigint[])`: one parameter for any number of ids. */
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;
 

@@ -1,6 +1,7 @@
 // POST /batch/brand and POST /batch/product on the batch engine.
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { actionFor, completed, defineBatchKind, failed } from '../batch/batch.kinds.ts';
+import { NewRowsGuess } from '../../db/insert-first.ts';
 import { registerImageUrls } from '../images/images.service.ts';
 import * as repo from './catalog.repository.ts';
 import { BrandBatchBody, ProductBatchBody } from './catalog.schemas.ts';
@@ -69,6 +70,9 @@ const upsertBrands = brandAction({
   },
 });
 
+/** Per supplier, whether its last product chunk was all new codes (the next one then tries a plain insert first). */
+const newProducts = new NewRowsGuess();
+
 const upsertProducts = productAction({
   name: 'upsert',
   select: (body) => body.upsert,
@@ -101,7 +105,7 @@ const upsertProducts = productAction({
       return completed;
     });
     const merged = mergePerCode(rows, mergeProduct);
-    await repo.upsertProducts(trx, supplierId, merged);
+    newProducts.saw(supplierId, await repo.writeProducts(trx, supplierId, merged, newProducts.expectNew(supplierId)));
     await registerImageUrls(trx, supplierId, merged.flatMap((r) => [...(r.image ? [r.image] : []), ...(r.images ?? [])]));
     return outcomes;
   },

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsText, textIn, byCode, rowByCode } from '../../db/sql.ts';
+import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
+import { containsText, textIn, byCode, noRow, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -77,9 +78,40 @@ export interface ProductRow {
   display_products: unknown[] | null;
 }
 
-export async function upsertProducts(trx: Transaction<DB>, supplierId: number, rows: ProductRow[]) {
-  if (rows.length === 0) return;
-  await sql`
+/**
+ * Writes a chunk of products, each code once (the caller merges a chunk's items per code),
+ * absent fields keeping the current row's values (the merge in the SELECT, below). With
+ * `expectNew` a plain INSERT is tried first and the upsert does the work only when a code
+ * exists (`insertElseUpsert`); answers whether every code was new, the caller's guess for
+ * its next chunk.
+ */
+export async function writeProducts(trx: Transaction<DB>, supplierId: number, rows: ProductRow[], expectNew: boolean): Promise<RowsWritten> {
+  if (rows.length === 0) return { allNew: true };
+  const json = JSON.stringify(rows);
+  return insertElseUpsert(
+    trx,
+    'products_insert',
+    expectNew,
+    async () => {
+      await productsStatement(supplierId, json, false).execute(trx);
+      return { allNew: true };
+    },
+    async () => {
+      const result = await sql<{ existing: number }>`
+        with written as (${productsStatement(supplierId, json, true)})
+        select count(*) filter (where not inserted)::int as existing from written`.execute(trx);
+      return { allNew: result.rows[0]!.existing === 0 };
+    },
+  );
+}
+
+// One statement in two forms, so a new code gets the same row from both. The upsert reads
+// each code's current row (a probe per row, rowByCode) and merges the fields left out into
+// it; the plain insert joins a relation that is empty by construction in its place, so
+// every p.* is null and each column gets what the upsert gives a code that names nothing.
+// The upsert answers, per row, whether it was inserted (xmax = 0: an inserted row version
+// has none; an updated one carries this transaction's id).
+const productsStatement = (supplierId: number, json: string, upsert: boolean) => sql`
     insert into products (supplier_id, internal_code, name, brand_id, category_id, description, image, images, ean, enabled, display_products)
     select ${supplierId}, r.code, r.name, r.brand_id, r.category_id,
       case when r.has_description then r.description else p.description end,
@@ -88,15 +120,19 @@ export async function upsertProducts(trx: Transaction<DB>, supplierId: number, r
       case when r.has_ean then r.ean else p.ean end,
       coalesce(r.enabled, p.enabled, true),
       coalesce(r.display_products, p.display_products, '[]')
-    from json_to_recordset(${JSON.stringify(rows)}::json)
+    from json_to_recordset(${json}::json)
       as r(code text, name text, brand_id bigint, category_id bigint, description text, has_description boolean,
            image text, has_image boolean, images json, ean text, has_ean boolean, enabled boolean, display_products jsonb)
-    ${rowByCode('products', 'p', supplierId, sql.ref('r.code'))}
-    on conflict (supplier_id, internal_code) do update set
+    ${upsert ? rowByCode('products', 'p', supplierId, sql.ref('r.code')) : noRow('products', 'p')}
+    ${
+      upsert
+        ? sql`on conflict (supplier_id, internal_code) do update set
       name = excluded.name, brand_id = excluded.brand_id, category_id = excluded.category_id,
       description = excluded.description, image = excluded.image, images = excluded.images, ean = excluded.ean,
-      enabled = excluded.enabled, display_products = excluded.display_products, updated_at = now()`.execute(trx);
-}
+      enabled = excluded.enabled, display_products = excluded.display_products, updated_at = now()
+    returning xmax = 0 as inserted`
+        : sql``
+    }`;
 
 export async function findBrand(db: Executor, supplierId: number, code: string) {
   return db.selectFrom('brands').selectAll().where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();

@@ -1,6 +1,7 @@
 // POST /batch/store (upsert only). A store and its links (price list, stock grouper,
 // promotion groupers) are written together; an unknown reference fails the whole item.
 import type { Static } from 'typebox';
+import { NewRowsGuess } from '../../db/insert-first.ts';
 import { actionFor, completed, defineBatchKind, failed, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { addStoreLinks, grouperIds, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
 import { priceListIds, upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
@@ -34,6 +35,9 @@ function mergePerStore(items: StoreItem[]): StoreItem[] {
   return [...byCode.values()];
 }
 
+/** Per supplier, whether its last store chunk was all new codes (the next one then tries a plain insert first). */
+const newStores = new NewRowsGuess();
+
 const upsertStores = action({
   name: 'upsert',
   select: (body) => body.upsert,
@@ -54,32 +58,29 @@ const upsertStores = action({
     // A failed item writes nothing; the valid ones merge per store code.
     const valid = mergePerStore(items.filter((_, n) => outcomes[n] === completed));
 
-    await repo.upsertStores(
-      trx,
-      supplierId,
-      valid.map((i) => {
-        const [legalName, legalId, ownerName, phone, email] = (['legalName', 'legalId', 'ownerName', 'phone', 'email'] as const).map((k) => field(i, k));
-        return {
-          code: i.internalCode,
-          name: i.name,
-          legal_name: legalName!.value as string | null,
-          has_legal_name: legalName!.has,
-          legal_id: legalId!.value as string | null,
-          has_legal_id: legalId!.has,
-          owner_name: ownerName!.value as string | null,
-          has_owner_name: ownerName!.has,
-          phone: phone!.value as string | null,
-          has_phone: phone!.has,
-          email: email!.value as string | null,
-          has_email: email!.has,
-          enabled: i.enabled ?? null,
-          addresses: i.addresses ?? null,
-          // settings: {} leaves dropSize out, so it keeps its value like any absent field.
-          drop_size: i.settings?.dropSize ?? null,
-          has_drop_size: i.settings?.dropSize !== undefined,
-        };
-      }),
-    );
+    const rows = valid.map((i): repo.StoreRow => {
+      const [legalName, legalId, ownerName, phone, email] = (['legalName', 'legalId', 'ownerName', 'phone', 'email'] as const).map((k) => field(i, k));
+      return {
+        code: i.internalCode,
+        name: i.name,
+        legal_name: legalName!.value as string | null,
+        has_legal_name: legalName!.has,
+        legal_id: legalId!.value as string | null,
+        has_legal_id: legalId!.has,
+        owner_name: ownerName!.value as string | null,
+        has_owner_name: ownerName!.has,
+        phone: phone!.value as string | null,
+        has_phone: phone!.has,
+        email: email!.value as string | null,
+        has_email: email!.has,
+        enabled: i.enabled ?? null,
+        addresses: i.addresses ?? null,
+        // settings: {} leaves dropSize out, so it keeps its value like any absent field.
+        drop_size: i.settings?.dropSize ?? null,
+        has_drop_size: i.settings?.dropSize !== undefined,
+      };
+    });
+    newStores.saw(supplierId, await repo.writeStores(trx, supplierId, rows, newStores.expectNew(supplierId)));
 
     // Links: null unassigns, a code assigns (moving the store), absence keeps the link.
     const withList = valid.filter((i) => i.priceListCode !== undefined);

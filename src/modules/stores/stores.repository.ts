@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { containsText, textIn, byCode, rowByCode } from '../../db/sql.ts';
+import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
+import { containsText, textIn, byCode, noRow, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -35,13 +36,42 @@ export interface StoreRow {
   has_drop_size: boolean;
 }
 
-// Absent fields keep their value: the merge with the current row happens in the SELECT (a
-// probe per row, rowByCode), which is safe because batches that write the same store apply
-// one at a time (their key ranges meet, batch README "Ordering"); chunks applied side by
-// side write different stores.
-export async function upsertStores(trx: Transaction<DB>, supplierId: number, rows: StoreRow[]) {
-  if (rows.length === 0) return;
-  await sql`
+/**
+ * Writes a chunk of stores, each code once (the caller merges a chunk's items per code),
+ * absent fields keeping their value. With `expectNew` a plain INSERT is tried first and
+ * the upsert does the work only when a code exists (`insertElseUpsert`); answers whether
+ * every code was new, the caller's guess for its next chunk.
+ */
+export async function writeStores(trx: Transaction<DB>, supplierId: number, rows: StoreRow[], expectNew: boolean): Promise<RowsWritten> {
+  if (rows.length === 0) return { allNew: true };
+  const json = JSON.stringify(rows);
+  return insertElseUpsert(
+    trx,
+    'stores_insert',
+    expectNew,
+    async () => {
+      await storesStatement(supplierId, json, false).execute(trx);
+      return { allNew: true };
+    },
+    async () => {
+      const result = await sql<{ existing: number }>`
+        with written as (${storesStatement(supplierId, json, true)})
+        select count(*) filter (where not inserted)::int as existing from written`.execute(trx);
+      return { allNew: result.rows[0]!.existing === 0 };
+    },
+  );
+}
+
+// One statement in two forms, so a new code gets the same row from both. The upsert merges
+// the fields left out with the current row, read in the SELECT (a probe per row,
+// rowByCode), which is safe because batches that write the same store apply one at a time
+// (their key ranges meet, batch README "Ordering"); chunks applied side by side write
+// different stores. The plain insert joins a relation that is empty by construction in its
+// place, so every s.* is null and each column gets what the upsert gives a code that names
+// nothing. The upsert answers, per row, whether it was inserted (xmax = 0). The addresses
+// are read from the record set as json and cast: the record set's own conversion of a
+// nested value to jsonb cost PostgreSQL a fifth of the plain insert (docs/benchmarks.md).
+const storesStatement = (supplierId: number, json: string, upsert: boolean) => sql`
     insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size)
     select ${supplierId}, r.code, r.name,
       case when r.has_legal_name then r.legal_name else s.legal_name end,
@@ -50,19 +80,23 @@ export async function upsertStores(trx: Transaction<DB>, supplierId: number, row
       case when r.has_phone then r.phone else s.phone end,
       case when r.has_email then r.email else s.email end,
       coalesce(r.enabled, s.enabled, true),
-      coalesce(r.addresses, s.addresses, '[]'),
+      coalesce(r.addresses::jsonb, s.addresses, '[]'),
       case when r.has_drop_size then r.drop_size else s.drop_size end
-    from json_to_recordset(${JSON.stringify(rows)}::json) as r(
+    from json_to_recordset(${json}::json) as r(
       code text, name text, legal_name text, has_legal_name boolean, legal_id text, has_legal_id boolean,
       owner_name text, has_owner_name boolean, phone text, has_phone boolean, email text, has_email boolean,
-      enabled boolean, addresses jsonb, drop_size numeric, has_drop_size boolean)
-    ${rowByCode('stores', 's', supplierId, sql.ref('r.code'))}
-    on conflict (supplier_id, internal_code) do update set
+      enabled boolean, addresses json, drop_size numeric, has_drop_size boolean)
+    ${upsert ? rowByCode('stores', 's', supplierId, sql.ref('r.code')) : noRow('stores', 's')}
+    ${
+      upsert
+        ? sql`on conflict (supplier_id, internal_code) do update set
       name = excluded.name, legal_name = excluded.legal_name, legal_id = excluded.legal_id,
       owner_name = excluded.owner_name, phone = excluded.phone, email = excluded.email,
       enabled = excluded.enabled, addresses = excluded.addresses, drop_size = excluded.drop_size,
-      updated_at = now()`.execute(trx);
-}
+      updated_at = now()
+    returning xmax = 0 as inserted`
+        : sql``
+    }`;
 
 export async function findStore(db: Executor, supplierId: number, code: string) {
   return db.selectFrom('stores').selectAll().where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();

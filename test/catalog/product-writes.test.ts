@@ -1,0 +1,160 @@
+// How a chunk of products is written: a plain INSERT first while the supplier's codes have
+// been new, the upsert in a savepoint when one exists (writeProducts, src/db/insert-first.ts).
+// Whatever the path, the rows must be exactly those of applying every item one after
+// another; chunks of 3 put new and existing codes in every order within and across chunks.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as repo from '../../src/modules/catalog/catalog.repository.ts';
+import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
+});
+afterAll(() => t.close());
+
+async function newSupplier() {
+  const s = await t.supplier();
+  expect((await as(t, s, 'PUT', '/category', { internalCode: 'C-1', name: 'Drinks' })).statusCode).toBe(200);
+  expect((await as(t, s, 'PUT', '/subcategory', { internalCode: 'C-1-1', name: 'Colas', parentCategoryInternalCode: 'C-1' })).statusCode).toBe(200);
+  const brands = await as(t, s, 'POST', '/batch/brand', [{ internalCode: 'B-1', name: 'Cola Co' }, { internalCode: 'B-2', name: 'Agua' }]);
+  await t.waitForBatches(s, brands.json().batchId);
+  return s;
+}
+
+interface Row {
+  name: string;
+  brand: string;
+  category: string;
+  description: string | null;
+  image: string | null;
+  images: string[];
+  ean: string | null;
+  enabled: boolean;
+  displayProducts: unknown[];
+}
+type Item = Record<string, unknown> & { internalCode: string; name: string; brandInternalCode: string; categoryInternalCode: string };
+
+/** The reference: items applied one after another (absent keeps, null clears, a new product takes the defaults). */
+class Model {
+  readonly rows = new Map<string, Row>();
+  apply(item: Item): 'completed' | 'failed' {
+    if (!['B-1', 'B-2'].includes(item.brandInternalCode) || !['C-1', 'C-1-1'].includes(item.categoryInternalCode)) return 'failed';
+    const row: Row = this.rows.get(item.internalCode) ?? { name: '', brand: '', category: '', description: null, image: null, images: [], ean: null, enabled: true, displayProducts: [] };
+    const next: Row = { ...row, name: item.name, brand: item.brandInternalCode, category: item.categoryInternalCode };
+    for (const [field, key] of [['description', 'description'], ['image', 'image'], ['images', 'images'], ['ean', 'ean'], ['enabled', 'enabled'], ['displayProducts', 'displayProducts']] as const) {
+      if (item[field] !== undefined) (next as unknown as Record<string, unknown>)[key] = item[field];
+    }
+    this.rows.set(item.internalCode, next);
+    return 'completed';
+  }
+}
+
+async function stored(s: TestSupplier): Promise<Map<string, Row>> {
+  const rows = await t.deps.db
+    .selectFrom('products as p')
+    .innerJoin('brands as b', 'b.id', 'p.brand_id')
+    .innerJoin('categories as c', 'c.id', 'p.category_id')
+    .select(['p.internal_code', 'p.name', 'b.internal_code as brand', 'c.internal_code as category', 'p.description', 'p.image', 'p.images', 'p.ean', 'p.enabled', 'p.display_products'])
+    .where('p.supplier_id', '=', s.id)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.internal_code,
+      { name: r.name, brand: r.brand, category: r.category, description: r.description, image: r.image, images: r.images, ean: r.ean, enabled: r.enabled, displayProducts: r.display_products as unknown[] },
+    ]),
+  );
+}
+
+/** Sends the items as one batch and checks every outcome and every row against the model. */
+async function step(s: TestSupplier, model: Model, items: Item[]) {
+  const outcomes = items.map((item) => model.apply(item));
+  const { ids, statuses } = await t.runBatch(s, '/batch/product', { upsert: items });
+  expect(statuses[0]).toMatchObject({ status: outcomes.includes('completed') ? 'processed' : 'failed', total: items.length, completed: outcomes.filter((o) => o === 'completed').length });
+  const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
+  expect(detail.map((d: { code: string; status: string }) => [d.code, d.status])).toEqual(items.map((item, i) => [item.internalCode, outcomes[i]]));
+  expect(await stored(s)).toEqual(model.rows);
+}
+
+const p = (code: string, fields: Partial<Item> = {}): Item => ({ internalCode: code, name: `name of ${code}`, brandInternalCode: 'B-1', categoryInternalCode: 'C-1', ...fields });
+
+describe('product chunks: plain insert first, upsert when a code exists', () => {
+  it('new and existing codes in every order within and across chunks end as if applied one by one', async () => {
+    const s = await newSupplier();
+    const model = new Model();
+    const full = { description: 'd', image: 'https://img.example.com/a.png', images: ['https://img.example.com/b.png'], ean: '770', enabled: false, displayProducts: [{ units: 6, name: 'Six' }] };
+    // All new: two chunks of plain inserts.
+    await step(s, model, [p('P-1', full), p('P-2'), p('P-3', { ean: '3' }), p('P-4'), p('P-5', { description: 'five' })]);
+    // An existing code first, then new ones: the first chunk falls back, the next ones are upserts until one is all new.
+    await step(s, model, [p('P-1', { name: 'renamed', brandInternalCode: 'B-2' }), p('P-6'), p('P-7'), p('P-8'), p('P-9'), p('P-10')]);
+    // New codes before an existing one in one chunk: the new rows of the failed insert are undone and written once.
+    await step(s, model, [p('P-11', { image: 'https://img.example.com/11.png' }), p('P-12'), p('P-2', { description: null, enabled: false })]);
+    // All new again after a fallback, then an existing code in the last position of the second chunk.
+    await step(s, model, [p('P-13'), p('P-14'), p('P-15'), p('P-16'), p('P-17'), p('P-3', { ean: null, categoryInternalCode: 'C-1-1' })]);
+    // One code twice in a chunk (new, then again) and across chunks; a failed item among new ones writes nothing.
+    await step(s, model, [p('P-18', full), p('P-18', { name: 'second', description: null }), p('P-19', { brandInternalCode: 'B-404' }), p('P-20'), p('P-18', { images: [] }), p('P-19')]);
+    // Absent fields of existing rows keep their values; null and [] clear them.
+    await step(s, model, [p('P-1'), p('P-18', { image: null, displayProducts: [] }), p('P-21', { enabled: true })]);
+    expect(model.rows.size).toBe(21);
+  });
+
+  it('any mix of new, existing, repeated and failing items, 24 batches drawn at random (seeded)', async () => {
+    const s = await newSupplier();
+    const model = new Model();
+    let seed = 18;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(values: T[]) => values[Math.floor(random() * values.length)]!;
+    let next = 0;
+    for (let batch = 0; batch < 24; batch++) {
+      // Some batches all new, some all existing, most mixed.
+      const newShare = pick([0, 1, 0.5, 0.3, 0.8]);
+      const items: Item[] = [];
+      for (let i = 0; i < 1 + Math.floor(random() * 8); i++) {
+        const known = [...model.rows.keys(), ...items.map((x) => x.internalCode)];
+        const code = known.length === 0 || random() < newShare ? `R-${++next}` : pick(known);
+        const item = p(code, { name: `n${batch}.${i}`, brandInternalCode: pick(['B-1', 'B-2', 'B-1', 'B-2', 'B-404']), categoryInternalCode: pick(['C-1', 'C-1-1']) });
+        if (random() < 0.5) item.description = pick([null, `d${batch}`]);
+        if (random() < 0.4) item.image = pick([null, `https://img.example.com/${batch}.png`]);
+        if (random() < 0.3) item.images = pick([[], [`https://img.example.com/i${batch}.png`]]);
+        if (random() < 0.4) item.ean = pick([null, `e${batch}`]);
+        if (random() < 0.4) item.enabled = random() < 0.5;
+        if (random() < 0.3) item.displayProducts = pick([[], [{ units: batch + 1, name: `x${batch}` }]]);
+        items.push(item);
+      }
+      await step(s, model, items);
+    }
+    expect(model.rows.size).toBe(30);
+  });
+
+  it('both forms of the write give a new code the same row, and say whether every code was new', async () => {
+    const a = await newSupplier();
+    const b = await newSupplier();
+    const ids = async (s: TestSupplier) => ({
+      brand: (await repo.brandIds(t.deps.db, s.id, ['B-1'])).get('B-1')!,
+      category: (await repo.categoryIds(t.deps.db, s.id, ['C-1'])).get('C-1')!,
+    });
+    const rows = (r: { brand: number; category: number }): repo.ProductRow[] => [
+      { code: 'F-1', name: 'every field', brand_id: r.brand, category_id: r.category, description: 'd', has_description: true, image: 'https://img.example.com/f.png', has_image: true, images: ['https://img.example.com/g.png'], ean: '1', has_ean: true, enabled: false, display_products: [{ units: 2, name: 'Two' }] },
+      { code: 'F-2', name: 'nothing sent', brand_id: r.brand, category_id: r.category, description: null, has_description: false, image: null, has_image: false, images: null, ean: null, has_ean: false, enabled: null, display_products: null },
+      { code: 'F-3', name: 'nulls sent', brand_id: r.brand, category_id: r.category, description: null, has_description: true, image: null, has_image: true, images: [], ean: null, has_ean: true, enabled: true, display_products: [] },
+    ];
+    const write = (s: TestSupplier, r: repo.ProductRow[], expectNew: boolean) => t.deps.db.transaction().execute((trx) => repo.writeProducts(trx, s.id, r, expectNew));
+    // a: the plain insert; b: the upsert alone.
+    expect(await write(a, rows(await ids(a)), true)).toEqual({ allNew: true });
+    expect(await write(b, rows(await ids(b)), false)).toEqual({ allNew: true });
+    const row = (s: TestSupplier) =>
+      t.deps.db
+        .selectFrom('products')
+        .select(['internal_code', 'name', 'description', 'image', 'images', 'ean', 'enabled', 'display_products', sql<boolean>`created_at = updated_at`.as('untouched')])
+        .where('supplier_id', '=', s.id)
+        .orderBy('internal_code')
+        .execute();
+    expect(await row(a)).toEqual(await row(b));
+    expect((await row(a)).map((r) => [r.images, r.enabled, r.display_products])).toEqual([[['https://img.example.com/g.png'], false, [{ units: 2, name: 'Two' }]], [[], true, []], [[], true, []]]);
+    // An existing code among new ones: the plain insert gives way, and the answer says so.
+    const more = [...rows(await ids(a)).slice(0, 1), { ...rows(await ids(a))[1]!, code: 'F-4' }];
+    expect(await write(a, more, true)).toEqual({ allNew: false });
+    expect(await write(a, [{ ...more[1]!, code: 'F-5' }], false)).toEqual({ allNew: true });
+    expect((await row(a)).map((r) => r.internal_code)).toEqual(['F-1', 'F-2', 'F-3', 'F-4', 'F-5']);
+  });
+});

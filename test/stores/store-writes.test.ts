@@ -1,0 +1,164 @@
+// How a chunk of stores is written: a plain INSERT first while the supplier's codes have
+// been new, the upsert in a savepoint when one exists (writeStores, src/db/insert-first.ts).
+// Whatever the path, the rows must be exactly those of applying every item one after
+// another; chunks of 3 put new and existing codes in every order within and across chunks.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as repo from '../../src/modules/stores/stores.repository.ts';
+import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
+});
+afterAll(() => t.close());
+
+async function newSupplier() {
+  const s = await t.supplier();
+  for (const pl of ['PL-A', 'PL-B']) expect((await as(t, s, 'POST', '/pricelist', { internalCode: pl })).statusCode).toBe(200);
+  return s;
+}
+
+interface Row {
+  name: string;
+  legalName: string | null;
+  legalId: string | null;
+  ownerName: string | null;
+  phone: string | null;
+  email: string | null;
+  enabled: boolean;
+  addresses: unknown[];
+  dropSize: number | null;
+  priceList: string | null;
+}
+type Item = Record<string, unknown> & { internalCode: string; name: string; settings?: { dropSize?: number | null } };
+const FIELDS = ['legalName', 'legalId', 'ownerName', 'phone', 'email', 'enabled', 'addresses'] as const;
+
+/** The reference: items applied one after another (absent keeps, null clears, a new store takes the defaults). */
+class Model {
+  readonly rows = new Map<string, Row>();
+  apply(item: Item): 'completed' | 'failed' {
+    if (typeof item.priceListCode === 'string' && !['PL-A', 'PL-B'].includes(item.priceListCode)) return 'failed';
+    const row: Row = this.rows.get(item.internalCode) ?? { name: '', legalName: null, legalId: null, ownerName: null, phone: null, email: null, enabled: true, addresses: [], dropSize: null, priceList: null };
+    const next: Row = { ...row, name: item.name };
+    for (const field of FIELDS) if (item[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = item[field];
+    if (item.settings?.dropSize !== undefined) next.dropSize = item.settings.dropSize;
+    if (item.priceListCode !== undefined) next.priceList = item.priceListCode as string | null;
+    this.rows.set(item.internalCode, next);
+    return 'completed';
+  }
+}
+
+async function stored(s: TestSupplier): Promise<Map<string, Row>> {
+  const rows = await t.deps.db
+    .selectFrom('stores as st')
+    .leftJoin('price_list_stores as x', (j) => j.onRef('x.supplier_id', '=', 'st.supplier_id').onRef('x.store_code', '=', 'st.internal_code'))
+    .leftJoin('price_lists as l', 'l.id', 'x.price_list_id')
+    .select(['st.internal_code', 'st.name', 'st.legal_name', 'st.legal_id', 'st.owner_name', 'st.phone', 'st.email', 'st.enabled', 'st.addresses', 'st.drop_size', 'l.internal_code as price_list'])
+    .where('st.supplier_id', '=', s.id)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.internal_code,
+      {
+        name: r.name, legalName: r.legal_name, legalId: r.legal_id, ownerName: r.owner_name, phone: r.phone, email: r.email, enabled: r.enabled,
+        addresses: r.addresses as unknown[], dropSize: r.drop_size === null ? null : Number(r.drop_size), priceList: r.price_list,
+      },
+    ]),
+  );
+}
+
+/** Sends the items as one batch and checks every outcome and every row against the model. */
+async function step(s: TestSupplier, model: Model, items: Item[]) {
+  const outcomes = items.map((item) => model.apply(item));
+  const { ids, statuses } = await t.runBatch(s, '/batch/store', { upsert: items });
+  expect(statuses[0]).toMatchObject({ status: outcomes.includes('completed') ? 'processed' : 'failed', total: items.length, completed: outcomes.filter((o) => o === 'completed').length });
+  const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
+  expect(detail.map((d: { code: string; status: string }) => [d.code, d.status])).toEqual(items.map((item, i) => [item.internalCode, outcomes[i]]));
+  expect(await stored(s)).toEqual(model.rows);
+}
+
+const st = (code: string, fields: Partial<Item> = {}): Item => ({ internalCode: code, name: `name of ${code}`, ...fields });
+const address = (n: number) => ({ street: `Calle ${n} # 1-2`, city: 'Cali', latitude: 3.45, longitude: -76.53, default: n % 2 === 0 });
+
+describe('store chunks: plain insert first, upsert when a code exists', () => {
+  it('new and existing codes in every order within and across chunks end as if applied one by one', async () => {
+    const s = await newSupplier();
+    const model = new Model();
+    const full = { legalName: 'L S.A.', legalId: '900-1', ownerName: 'Ana', phone: '+573001234567', email: 'a@example.com', enabled: false, addresses: [address(1)], settings: { dropSize: 1500.25 }, priceListCode: 'PL-A' };
+    // All new: two chunks of plain inserts.
+    await step(s, model, [st('S-1', full), st('S-2'), st('S-3', { phone: '+573001112233' }), st('S-4'), st('S-5', { settings: {} })]);
+    // An existing code first, then new ones.
+    await step(s, model, [st('S-1', { name: 'renamed', priceListCode: 'PL-B' }), st('S-6'), st('S-7'), st('S-8'), st('S-9'), st('S-10')]);
+    // New codes before an existing one in one chunk: the new rows of the failed insert are undone and written once.
+    await step(s, model, [st('S-11', { addresses: [address(2), address(3)] }), st('S-12'), st('S-2', { email: 'b@example.com', enabled: false })]);
+    // All new again after a fallback, then an existing code last in the second chunk.
+    await step(s, model, [st('S-13'), st('S-14'), st('S-15'), st('S-16'), st('S-17'), st('S-1', { legalName: null, settings: { dropSize: null } })]);
+    // One code twice in a chunk and across chunks; a failed item among new ones writes nothing.
+    await step(s, model, [st('S-18', full), st('S-18', { name: 'second', phone: null }), st('S-19', { priceListCode: 'PL-404' }), st('S-20'), st('S-18', { addresses: [] }), st('S-19')]);
+    // Absent fields of existing rows keep their values; null and [] clear them.
+    await step(s, model, [st('S-1'), st('S-18', { ownerName: null, priceListCode: null, settings: { dropSize: 7 } }), st('S-21', { enabled: true })]);
+    expect(model.rows.size).toBe(21);
+  });
+
+  it('any mix of new, existing, repeated and failing items, 24 batches drawn at random (seeded)', async () => {
+    const s = await newSupplier();
+    const model = new Model();
+    let seed = 27;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(values: T[]) => values[Math.floor(random() * values.length)]!;
+    let next = 0;
+    for (let batch = 0; batch < 24; batch++) {
+      const newShare = pick([0, 1, 0.5, 0.3, 0.8]);
+      const items: Item[] = [];
+      for (let i = 0; i < 1 + Math.floor(random() * 8); i++) {
+        const known = [...model.rows.keys(), ...items.map((x) => x.internalCode)];
+        const code = known.length === 0 || random() < newShare ? `R-${++next}` : pick(known);
+        const item = st(code, { name: `n${batch}.${i}` });
+        if (random() < 0.4) item.legalName = pick([null, `L${batch}`]);
+        if (random() < 0.3) item.legalId = pick([null, `id${batch}`]);
+        if (random() < 0.3) item.ownerName = pick([null, `o${batch}`]);
+        if (random() < 0.4) item.phone = pick([null, `+57300${1_000_000 + batch * 10 + i}`]);
+        if (random() < 0.4) item.email = pick([null, `s${batch}.${i}@example.com`]);
+        if (random() < 0.3) item.enabled = random() < 0.5;
+        if (random() < 0.3) item.addresses = pick([[], [address(batch)]]);
+        if (random() < 0.4) item.settings = pick([{}, { dropSize: null }, { dropSize: batch * 100 + 0.5 }]);
+        if (random() < 0.3) item.priceListCode = pick([null, 'PL-A', 'PL-B', 'PL-404']);
+        items.push(item);
+      }
+      await step(s, model, items);
+    }
+    expect(model.rows.size).toBeGreaterThan(20);
+  });
+
+  it('both forms of the write give a new code the same row, and say whether every code was new', async () => {
+    const a = await newSupplier();
+    const b = await newSupplier();
+    const none = { legal_name: null, has_legal_name: false, legal_id: null, has_legal_id: false, owner_name: null, has_owner_name: false, phone: null, has_phone: false, email: null, has_email: false };
+    const rows: repo.StoreRow[] = [
+      {
+        code: 'F-1', name: 'every field', legal_name: 'L', has_legal_name: true, legal_id: 'I', has_legal_id: true, owner_name: 'O', has_owner_name: true,
+        phone: '+573001234567', has_phone: true, email: 'f@example.com', has_email: true, enabled: false, addresses: [address(1)], drop_size: 12.5, has_drop_size: true,
+      },
+      { code: 'F-2', name: 'nothing sent', ...none, enabled: null, addresses: null, drop_size: null, has_drop_size: false },
+      { code: 'F-3', name: 'nulls sent', ...none, has_legal_name: true, has_phone: true, enabled: true, addresses: [], drop_size: null, has_drop_size: true },
+    ];
+    const write = (s: TestSupplier, r: repo.StoreRow[], expectNew: boolean) => t.deps.db.transaction().execute((trx) => repo.writeStores(trx, s.id, r, expectNew));
+    // a: the plain insert; b: the upsert alone.
+    expect(await write(a, rows, true)).toEqual({ allNew: true });
+    expect(await write(b, rows, false)).toEqual({ allNew: true });
+    const row = (s: TestSupplier) =>
+      t.deps.db
+        .selectFrom('stores')
+        .select(['internal_code', 'name', 'legal_name', 'legal_id', 'owner_name', 'phone', 'email', 'enabled', 'addresses', 'drop_size', sql<boolean>`created_at = updated_at`.as('untouched')])
+        .where('supplier_id', '=', s.id)
+        .orderBy('internal_code')
+        .execute();
+    expect(await row(a)).toEqual(await row(b));
+    expect((await row(a)).map((r) => [r.enabled, r.addresses, r.drop_size === null ? null : Number(r.drop_size)])).toEqual([[false, [address(1)], 12.5], [true, [], null], [true, [], null]]);
+    // An existing code among new ones: the plain insert gives way, and the answer says so.
+    expect(await write(a, [rows[0]!, { ...rows[1]!, code: 'F-4' }], true)).toEqual({ allNew: false });
+    expect(await write(a, [{ ...rows[1]!, code: 'F-5' }], false)).toEqual({ allNew: true });
+    expect((await row(a)).map((r) => r.internal_code)).toEqual(['F-1', 'F-2', 'F-3', 'F-4', 'F-5']);
+  });
+});
