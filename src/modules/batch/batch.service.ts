@@ -150,7 +150,7 @@ function stagingText(kind: BatchKind, staging: Staging, seq: number, items: Batc
         }
         let place = distinct.get(value);
         if (place === undefined) {
-          place = values[c]!.push(value);
+          place = values[c]!.push(value); // the new length: the value's 1-based place
           distinct.set(value, place);
         }
         places[c]!.push(place);
