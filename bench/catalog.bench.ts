@@ -2,8 +2,9 @@
 // POST /batch/store, each against COPY of the same rows.
 //
 // On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
-// it creates a scratch database, starts the real service in this process (API on
-// 127.0.0.1, port 0, and the workers), seeds a brand and a category, then in one run:
+// it creates a scratch database, starts the real service as bench:batch does (the API in
+// this process, `npm run worker` apart; BENCH_TOPOLOGY=one-process runs both here), seeds
+// a brand and a category, then in one run:
 //   - COPY:    loads the N products and the N stores into bare tables shaped like
 //              products and stores (same columns, defaults and keys; no foreign keys or
 //              checks), the median of BENCH_COPY_RUNS runs each (default 3);
@@ -31,6 +32,7 @@ import {
   waitForBatches,
   type RunningService,
   type Supplier,
+  topologyFromEnv,
   withBenchService,
 } from './lib.ts';
 
@@ -283,7 +285,7 @@ async function main() {
       ),
     );
     console.log(`products_ratio=${productsRatio.toFixed(3)} stores_ratio=${storesRatio.toFixed(3)}`);
-  });
+  }, topologyFromEnv('apart'));
 }
 
 main().catch((error) => {
