@@ -1,6 +1,5 @@
 // A plain INSERT first, the upsert when a row exists: the bulk writes of rows keyed by a
-// code (products, stores) use it; the price list kind does the same by hand
-// (writeStagedEntries in pricelists.repository.ts, which can move onto this helper).
+// code (products, stores) and of price entries (writeStagedEntries) use it.
 import { sql, type Transaction } from 'kysely';
 import { isUniqueViolation } from './errors.ts';
 import type { DB } from './types.ts';
@@ -19,18 +18,19 @@ export interface RowsWritten {
  * the upsert then does the work. So the result never depends on the guess, only the cost
  * does: a wrong guess wastes one statement. Every other error is the caller's.
  *
- * Callers must hand both statements the same rows, each key at most once (the caller
- * merges a chunk's items per key first): a key named twice would make the insert fail
- * and the upsert refuse to touch a row twice, and a unique violation must mean exactly
- * "this key exists". `insert` must answer `allNew: true`.
+ * Callers must hand both statements the same rows, and `upsert` must be right for every
+ * chunk the insert refuses: either keys come once per chunk (products and stores merge a
+ * chunk's items per key first, so a unique violation means exactly "this key exists"), or
+ * the upsert itself keeps the last item per key (price entries' `distinct on`), so a key
+ * named twice only sends the chunk to the upsert. `insert` must answer `allNew: true`.
  */
-export async function insertElseUpsert(
+export async function insertElseUpsert<Written extends RowsWritten>(
   trx: Transaction<DB>,
   savepoint: string,
   expectNew: boolean,
-  insert: () => Promise<RowsWritten>,
-  upsert: () => Promise<RowsWritten>,
-): Promise<RowsWritten> {
+  insert: () => Promise<Written>,
+  upsert: () => Promise<Written>,
+): Promise<Written> {
   if (expectNew) {
     await sql`savepoint ${sql.id(savepoint)}`.execute(trx);
     try {

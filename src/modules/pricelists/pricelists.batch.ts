@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { BatchItem, DB } from '../../db/types.ts';
 import { defineBatchKind, failed, keyOf, storeNotKnownYet, type ActionRuns, type ItemOutcome, type PlacedOutcome } from '../batch/batch.kinds.ts';
+import { NewRowsGuess } from '../../db/insert-first.ts';
 import * as repo from './pricelists.repository.ts';
 import { PriceEntryRemoval, PriceListBatchBody, PriceListStoreLink } from './pricelists.schemas.ts';
 
@@ -35,12 +36,8 @@ const links = { code: linkCode, key: linkKey, stage: stageLink };
 /** An entry's outcome when a code named nothing: its list first. */
 const entryOutcome = (u: repo.UnresolvedItem): PlacedOutcome => ({ idx: u.idx, outcome: u.list_known ? unknownProduct(u.code) : unknownList(u.list_code) });
 
-/**
- * Per supplier, whether its last price entries were all new: then the next chunk tries the
- * cheaper plain insert first (repository, writeStagedEntries). Only a guess about cost,
- * never about the result; a process starts by guessing "new" (a first load is the large one).
- */
-const lastWasNew = new Map<number, boolean>();
+/** Per supplier, whether its last price entries were all new (src/db/insert-first.ts): only a guess about cost. */
+const entriesGuess = new NewRowsGuess();
 
 type Row = Awaited<ReturnType<typeof repo.readStagedPriceItems>>[number];
 const entryOf = (r: Row): Entry => ({
@@ -90,8 +87,8 @@ export const priceListBatchKind = defineBatchKind({
       select: (body) => body.upsert?.products,
       ...entries,
       async applyStaged(trx, supplierId, run) {
-        const written = await repo.writeStagedEntries(trx, supplierId, run, lastWasNew.get(supplierId) ?? true);
-        lastWasNew.set(supplierId, written.allNew);
+        const written = await repo.writeStagedEntries(trx, supplierId, run, entriesGuess.expectNew(supplierId));
+        entriesGuess.saw(supplierId, written);
         return written.unresolved.map(entryOutcome);
       },
     }),

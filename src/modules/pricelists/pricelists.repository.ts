@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import type { DB } from '../../db/types.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { insertElseUpsert } from '../../db/insert-first.ts';
 import { containsText, textIn, byCode } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
@@ -218,18 +218,13 @@ export interface EntryWrite {
  * statement, and `allNew` tells the caller how to guess next time.
  */
 export async function writeStagedEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<EntryWrite> {
-  if (expectNew) {
-    await sql`savepoint price_entries_insert`.execute(trx);
-    try {
-      const result = await writeEntries(trx, supplierId, run, false);
-      await sql`release savepoint price_entries_insert`.execute(trx);
-      return result;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      await sql`rollback to savepoint price_entries_insert`.execute(trx);
-    }
-  }
-  return writeEntries(trx, supplierId, run, true);
+  return insertElseUpsert(
+    trx,
+    'price_entries_insert',
+    expectNew,
+    () => writeEntries(trx, supplierId, run, false),
+    () => writeEntries(trx, supplierId, run, true),
+  );
 }
 
 async function writeEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun, upsert: boolean): Promise<EntryWrite> {
