@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -101,26 +102,18 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
   it('any mix of new, existing, repeated and failing items, 24 batches drawn at random (seeded)', async () => {
     const s = await newSupplier();
     const model = new Model();
-    let seed = 18;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(values: T[]) => values[Math.floor(random() * values.length)]!;
-    let next = 0;
-    for (let batch = 0; batch < 24; batch++) {
-      // Some batches all new, some all existing, most mixed.
-      const newShare = pick([0, 1, 0.5, 0.3, 0.8]);
-      const items: Item[] = [];
-      for (let i = 0; i < 1 + Math.floor(random() * 8); i++) {
-        const known = [...model.rows.keys(), ...items.map((x) => x.internalCode)];
-        const code = known.length === 0 || random() < newShare ? `R-${++next}` : pick(known);
-        const item = p(code, { name: `n${batch}.${i}`, brandInternalCode: pick(['B-1', 'B-2', 'B-1', 'B-2', 'B-404']), categoryInternalCode: pick(['C-1', 'C-1-1']) });
-        if (random() < 0.5) item.description = pick([null, `d${batch}`]);
-        if (random() < 0.4) item.image = pick([null, `https://img.example.com/${batch}.png`]);
-        if (random() < 0.3) item.images = pick([[], [`https://img.example.com/i${batch}.png`]]);
-        if (random() < 0.4) item.ean = pick([null, `e${batch}`]);
-        if (random() < 0.4) item.enabled = random() < 0.5;
-        if (random() < 0.3) item.displayProducts = pick([[], [{ units: batch + 1, name: `x${batch}` }]]);
-        items.push(item);
-      }
+    const draw = seeded(18);
+    const { random, pick } = draw;
+    for (const items of drawnBatches(draw, 24, () => model.rows.keys(), (code, batch, i) => {
+      const item = p(code, { name: `n${batch}.${i}`, brandInternalCode: pick(['B-1', 'B-2', 'B-1', 'B-2', 'B-404']), categoryInternalCode: pick(['C-1', 'C-1-1']) });
+      if (random() < 0.5) item.description = pick([null, `d${batch}`]);
+      if (random() < 0.4) item.image = pick([null, `https://img.example.com/${batch}.png`]);
+      if (random() < 0.3) item.images = pick([[], [`https://img.example.com/i${batch}.png`]]);
+      if (random() < 0.4) item.ean = pick([null, `e${batch}`]);
+      if (random() < 0.4) item.enabled = random() < 0.5;
+      if (random() < 0.3) item.displayProducts = pick([[], [{ units: batch + 1, name: `x${batch}` }]]);
+      return item;
+    })) {
       await step(s, model, items);
     }
     expect(model.rows.size).toBe(30);

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as repo from '../../src/modules/stores/stores.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,28 +105,21 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
   it('any mix of new, existing, repeated and failing items, 24 batches drawn at random (seeded)', async () => {
     const s = await newSupplier();
     const model = new Model();
-    let seed = 27;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(values: T[]) => values[Math.floor(random() * values.length)]!;
-    let next = 0;
-    for (let batch = 0; batch < 24; batch++) {
-      const newShare = pick([0, 1, 0.5, 0.3, 0.8]);
-      const items: Item[] = [];
-      for (let i = 0; i < 1 + Math.floor(random() * 8); i++) {
-        const known = [...model.rows.keys(), ...items.map((x) => x.internalCode)];
-        const code = known.length === 0 || random() < newShare ? `R-${++next}` : pick(known);
-        const item = st(code, { name: `n${batch}.${i}` });
-        if (random() < 0.4) item.legalName = pick([null, `L${batch}`]);
-        if (random() < 0.3) item.legalId = pick([null, `id${batch}`]);
-        if (random() < 0.3) item.ownerName = pick([null, `o${batch}`]);
-        if (random() < 0.4) item.phone = pick([null, `+57300${1_000_000 + batch * 10 + i}`]);
-        if (random() < 0.4) item.email = pick([null, `s${batch}.${i}@example.com`]);
-        if (random() < 0.3) item.enabled = random() < 0.5;
-        if (random() < 0.3) item.addresses = pick([[], [address(batch)]]);
-        if (random() < 0.4) item.settings = pick([{}, { dropSize: null }, { dropSize: batch * 100 + 0.5 }]);
-        if (random() < 0.3) item.priceListCode = pick([null, 'PL-A', 'PL-B', 'PL-404']);
-        items.push(item);
-      }
+    const draw = seeded(27);
+    const { random, pick } = draw;
+    for (const items of drawnBatches(draw, 24, () => model.rows.keys(), (code, batch, i) => {
+      const item = st(code, { name: `n${batch}.${i}` });
+      if (random() < 0.4) item.legalName = pick([null, `L${batch}`]);
+      if (random() < 0.3) item.legalId = pick([null, `id${batch}`]);
+      if (random() < 0.3) item.ownerName = pick([null, `o${batch}`]);
+      if (random() < 0.4) item.phone = pick([null, `+57300${1_000_000 + batch * 10 + i}`]);
+      if (random() < 0.4) item.email = pick([null, `s${batch}.${i}@example.com`]);
+      if (random() < 0.3) item.enabled = random() < 0.5;
+      if (random() < 0.3) item.addresses = pick([[], [address(batch)]]);
+      if (random() < 0.4) item.settings = pick([{}, { dropSize: null }, { dropSize: batch * 100 + 0.5 }]);
+      if (random() < 0.3) item.priceListCode = pick([null, 'PL-A', 'PL-B', 'PL-404']);
+      return item;
+    })) {
       await step(s, model, items);
     }
     expect(model.rows.size).toBeGreaterThan(20);

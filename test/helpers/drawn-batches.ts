@@ -1,0 +1,36 @@
+// Batches drawn at random from a seed, for tests that check a bulk write against a model
+// applying items one by one: the same batches every run, so a failure reproduces.
+
+/** Seeded draws (a linear congruential generator). */
+export function seeded(seed: number) {
+  let state = seed;
+  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const pick = <T,>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+  return { random, pick };
+}
+export type Draw = ReturnType<typeof seeded>;
+
+/**
+ * `count` batches of 1 to 8 items: some all new, some all naming codes already written
+ * (`written()`, read before each item) or sent earlier in the batch, most mixed. A new code
+ * is `R-1`, `R-2`, ...; `item` fills in the rest from the same draws.
+ */
+export function* drawnBatches<Item extends { internalCode: string }>(
+  draw: Draw,
+  count: number,
+  written: () => Iterable<string>,
+  item: (code: string, batch: number, i: number) => Item,
+): Generator<Item[]> {
+  const { random, pick } = draw;
+  let next = 0;
+  for (let batch = 0; batch < count; batch++) {
+    const newShare = pick([0, 1, 0.5, 0.3, 0.8]);
+    const items: Item[] = [];
+    for (let i = 0; i < 1 + Math.floor(random() * 8); i++) {
+      const known = [...written(), ...items.map((x) => x.internalCode)];
+      const code = known.length === 0 || random() < newShare ? `R-${++next}` : pick(known);
+      items.push(item(code, batch, i));
+    }
+    yield items;
+  }
+}
