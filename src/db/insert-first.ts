@@ -1,6 +1,6 @@
 // A plain INSERT first, the upsert when a row exists: the bulk writes of rows keyed by a
 // code (products, stores) and of price entries (writeStagedEntries) use it.
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { isUniqueViolation } from './errors.ts';
 import type { DB } from './types.ts';
 
@@ -43,6 +43,29 @@ export async function insertElseUpsert<Written extends RowsWritten>(
     }
   }
   return upsert();
+}
+
+/**
+ * `insertElseUpsert` for a statement written in two forms (`statement(upsert)`): the plain
+ * insert answers nothing; the upsert answers `inserted` per row (`returning xmax = 0 as
+ * inserted`), from which this tells whether every row was new.
+ */
+export function insertElseUpsertStatement(trx: Transaction<DB>, savepoint: string, expectNew: boolean, statement: (upsert: boolean) => RawBuilder<unknown>): Promise<RowsWritten> {
+  return insertElseUpsert(
+    trx,
+    savepoint,
+    expectNew,
+    async () => {
+      await statement(false).execute(trx);
+      return { allNew: true };
+    },
+    async () => {
+      const result = await sql<{ existing: number }>`
+        with written as (${statement(true)})
+        select count(*) filter (where not inserted)::int as existing from written`.execute(trx);
+      return { allNew: result.rows[0]!.existing === 0 };
+    },
+  );
 }
 
 /**

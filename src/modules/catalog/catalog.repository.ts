@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
+import { insertElseUpsertStatement, type RowsWritten } from '../../db/insert-first.ts';
 import { containsText, textIn, byCode, noRow, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -82,27 +82,13 @@ export interface ProductRow {
  * Writes a chunk of products, each code once (the caller merges a chunk's items per code),
  * absent fields keeping the current row's values (the merge in the SELECT, below). With
  * `expectNew` a plain INSERT is tried first and the upsert does the work only when a code
- * exists (`insertElseUpsert`); answers whether every code was new, the caller's guess for
+ * exists (`insertElseUpsertStatement`); answers whether every code was new, the caller's guess for
  * its next chunk.
  */
 export async function writeProducts(trx: Transaction<DB>, supplierId: number, rows: ProductRow[], expectNew: boolean): Promise<RowsWritten> {
   if (rows.length === 0) return { allNew: true };
   const json = JSON.stringify(rows);
-  return insertElseUpsert(
-    trx,
-    'products_insert',
-    expectNew,
-    async () => {
-      await productsStatement(supplierId, json, false).execute(trx);
-      return { allNew: true };
-    },
-    async () => {
-      const result = await sql<{ existing: number }>`
-        with written as (${productsStatement(supplierId, json, true)})
-        select count(*) filter (where not inserted)::int as existing from written`.execute(trx);
-      return { allNew: result.rows[0]!.existing === 0 };
-    },
-  );
+  return insertElseUpsertStatement(trx, 'products_insert', expectNew, (upsert) => productsStatement(supplierId, json, upsert));
 }
 
 // One statement in two forms, so a new code gets the same row from both. The upsert reads
