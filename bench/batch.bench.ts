@@ -94,15 +94,15 @@ async function analyze(pool: pg.Pool) {
   await pool.query('analyze products, price_lists, brands, categories');
 }
 
-/** One round's request bodies, serialized before the clock starts (the client's JSON encoding is not the service's cost). */
-function priceListBodies(list: string): string[] {
+/** One round's request bodies, serialized and encoded before the clock starts (the client's JSON encoding is not the service's cost). */
+function priceListBodies(list: string): Buffer[] {
   return ranges(ENTRIES, PER_REQUEST).map(([start, end]) => {
     const products = [];
     for (let i = start; i < end; i++) {
       const e = entryOf(i);
       products.push({ priceListInternalCode: list, productInternalCode: productCode(e.p), units: e.units, price: e.cents / 100 });
     }
-    return JSON.stringify({ upsert: { products } });
+    return Buffer.from(JSON.stringify({ upsert: { products } }));
   });
 }
 

@@ -89,12 +89,12 @@ const expectedDropCents = (() => {
   return sum;
 })();
 
-/** The request bodies, serialized before the clock starts (the client's JSON encoding is not the service's cost). */
-function bodies(total: number, item: (i: number) => object): string[] {
+/** The request bodies, serialized and encoded before the clock starts (the client's JSON encoding is not the service's cost). */
+function bodies(total: number, item: (i: number) => object): Buffer[] {
   return ranges(total, PER_REQUEST).map(([start, end]) => {
     const upsert = [];
     for (let i = start; i < end; i++) upsert.push(item(i));
-    return JSON.stringify({ upsert });
+    return Buffer.from(JSON.stringify({ upsert }));
   });
 }
 
@@ -227,7 +227,7 @@ interface ServiceResult {
   batches: number;
 }
 
-async function runService(service: RunningService, supplier: Supplier, pool: pg.Pool, endpoint: string, requestBodies: string[], expected: number): Promise<ServiceResult> {
+async function runService(service: RunningService, supplier: Supplier, pool: pg.Pool, endpoint: string, requestBodies: Buffer[], expected: number): Promise<ServiceResult> {
   await checkpoint(pool);
   const started = performance.now();
   const ids: string[] = [];

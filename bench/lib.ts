@@ -2,6 +2,7 @@
 // process on a real port, a JSON HTTP client, COPY from a stream and an aligned table.
 // Benchmarks measure their own baselines in the same run: machines differ.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -164,12 +165,16 @@ export async function startService(databaseUrl: string, topology: Topology = 'on
 }
 
 /**
- * `npm run worker` on the same database, as a child process with the service's Node flags,
- * ready once it prints its banner; stop() sends SIGTERM and waits until it has given back
- * what it held. It learns of new batches by polling (WORKER_POLL_MS), as any worker apart.
+ * `npm run worker` on the same database, as a child process with the service's Node flags
+ * (and BENCH_WORKER_NODE_FLAGS, space-separated, e.g. `--cpu-prof --cpu-prof-dir=prof` to
+ * profile it), ready once it prints its banner; stop() sends SIGTERM and waits until it has
+ * given back what it held. It learns of new batches as any worker apart: by the NOTIFY of
+ * the accepting transaction, else at its next poll (WORKER_POLL_MS).
  */
+const workerFlags = () => (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 async function startWorkerProcess(env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', path.join(import.meta.dirname, '../src/main/cli.ts'), 'worker'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...workerFlags(), '--import', 'tsx', path.join(import.meta.dirname, '../src/main/cli.ts'), 'worker'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -198,18 +203,25 @@ export interface HttpResult {
   ms: number;
 }
 
-/** One JSON request; `expect` names the status that must come back (anything else throws with the body). */
+/**
+ * One JSON request; `expect` names the status that must come back (anything else throws
+ * with the body). A `rawBody` given as bytes is sent as it is through node:http: a bulk
+ * benchmark encodes its request bodies before its clock starts, since the client's
+ * encoding is not the service's cost (fetch would encode a string body to UTF-8 and copy
+ * bytes into a stream on the clock, 50 – 100 ms for a 14 MB body on this thread, which
+ * also runs the API).
+ */
 export async function call(
   baseUrl: string,
   method: string,
   path: string,
-  options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; expect?: number } = {},
+  options: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; expect?: number } = {},
 ): Promise<HttpResult> {
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers: Record<string, string> = { ...options.headers };
   if (payload !== undefined) headers['content-type'] = 'application/json';
   const started = performance.now();
-  const response = await fetch(baseUrl + path, { method, headers, body: payload });
+  const response = Buffer.isBuffer(payload) ? await sendBytes(baseUrl + path, method, headers, payload) : await fetch(baseUrl + path, { method, headers, body: payload });
   const ms = performance.now() - started;
   const text = await response.text();
   const body = text === '' ? undefined : JSON.parse(text);
@@ -217,6 +229,23 @@ export async function call(
     throw new Error(`${method} ${path} answered ${response.status}, expected ${options.expect}: ${text.slice(0, 500)}`);
   }
   return { status: response.status, body, ms };
+}
+
+/** A request whose body is bytes already, answered once its headers arrive (as fetch is). */
+function sendBytes(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers: { ...headers, 'content-length': String(body.length) } }, (response) => {
+      const chunks: Buffer[] = [];
+      const ended = new Promise<string>((done, failed) => {
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', failed);
+      });
+      resolve({ status: response.statusCode ?? 0, text: () => ended });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 export interface Supplier {

@@ -96,15 +96,15 @@ async function seedCatalog(service: RunningService, supplier: Supplier) {
   }
 }
 
-/** A phase's request bodies, serialized before the clock starts (the client's JSON encoding is not the service's cost). */
-function bodies(list: string, refreshed: boolean): string[] {
+/** A phase's request bodies, serialized and encoded before the clock starts (the client's JSON encoding is not the service's cost). */
+function bodies(list: string, refreshed: boolean): Buffer[] {
   return ranges(ENTRIES, PER_REQUEST).map(([start, end]) => {
     const products = [];
     for (let i = start; i < end; i++) {
       const e = entryOf(i);
       products.push({ priceListInternalCode: list, productInternalCode: productCode(e.p), units: e.units, price: centsOf(i, refreshed) / 100 });
     }
-    return JSON.stringify({ upsert: { products } });
+    return Buffer.from(JSON.stringify({ upsert: { products } }));
   });
 }
 
