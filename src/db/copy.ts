@@ -42,15 +42,16 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
  * COPY's text-format value of a one-dimensional array: the array literal PostgreSQL reads
  * (`{"a","b\\"c",NULL,1.5}`), escaped as any COPY value. Strings are always quoted, with `"`
  * and backslash escaped inside the quotes, so no element is ever read as NULL, trimmed or
- * split, whatever it holds; numbers print as they are; null and undefined are NULL.
+ * split, whatever it holds; numbers and booleans print as they are (`true`, `false`); null
+ * and undefined are NULL.
  */
-export function copyArray(values: readonly (string | number | null | undefined)[]): string {
+export function copyArray(values: readonly (string | number | boolean | null | undefined)[]): string {
   let literal = '{';
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (i > 0) literal += ',';
     if (value === null || value === undefined) literal += 'NULL';
-    else if (typeof value === 'number') literal += String(value);
+    else if (typeof value === 'number' || typeof value === 'boolean') literal += String(value);
     else literal += `"${QUOTED.test(value) ? value.replace(QUOTED_ALL, '\\$&') : value}"`;
   }
   return copyValue(`${literal}}`);

@@ -24,6 +24,8 @@ import * as m0025 from './migrations/0025_codes_collate_c.ts';
 import * as m0026 from './migrations/0026_batch_price_chunks.ts';
 import * as m0027 from './migrations/0027_batches_pending_seq.ts';
 import * as m0028 from './migrations/0028_order_storage.ts';
+import * as m0029 from './migrations/0029_product_keys_by_supplier.ts';
+import * as m0030 from './migrations/0030_batch_product_chunks.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -52,6 +54,8 @@ const migrations: Record<string, Migration> = {
   '0026_batch_price_chunks': m0026,
   '0027_batches_pending_seq': m0027,
   '0028_order_storage': m0028,
+  '0029_product_keys_by_supplier': m0029,
+  '0030_batch_product_chunks': m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

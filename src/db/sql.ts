@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Compilable, type Expression, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from './types.ts';
 
 /**
@@ -34,6 +34,15 @@ export const rowByCode = (table: string, alias: string, supplierId: number, code
  * it (a one-time filter).
  */
 export const noRow = (table: string, alias: string) => sql`left join (select * from ${sql.table(table)} where false) as ${sql.raw(alias)} on true`;
+
+/**
+ * The ids of the supplier's rows of `table` named by the codes of an array, in its order
+ * (null for a code that names none): a staged chunk resolves each code it names once, by
+ * one probe of the table's unique (supplier_id, internal_code) index (a scalar subquery,
+ * never a join the planner could turn into a scan of the supplier's rows).
+ */
+export const idsOf = (table: 'brands' | 'categories' | 'price_lists' | 'products', supplierId: number, codes: RawBuilder<unknown>) =>
+  sql<number[]>`array(select (select t.id from ${sql.table(table)} t where t.supplier_id = ${supplierId} and t.internal_code = u.code) from unnest(${codes}) with ordinality as u(code, n) order by u.n)`;
 
 /** `column = any($1::bigint[])`: one parameter for any number of ids. */
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;

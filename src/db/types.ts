@@ -107,6 +107,29 @@ export interface BatchesTable {
  * chunk's item n (1-based); its list code is lists[list_ix[n]] and its product's code
  * (entries) or store's (store links) codes[code_ix[n]].
  */
+/** POST /batch/product's staged items, a row per chunk (migration 0030); one element per item unless named. */
+export interface BatchProductChunksTable {
+  batch_seq: number;
+  chunk: number;
+  codes: string[];
+  names: string[];
+  descriptions: (string | null)[];
+  /** The chunk's brand codes, each once; brand_ix is each item's 1-based place among them. */
+  brands: string[];
+  brand_ix: number[];
+  categories: string[];
+  category_ix: number[];
+  image_urls: (string | null)[];
+  /** The item's images as JSON text; null when not sent. */
+  images_json: (string | null)[];
+  eans: (string | null)[];
+  enabled: (boolean | null)[];
+  /** The item's displayProducts as JSON text; null when not sent. */
+  display_products: (string | null)[];
+  /** Which of description (1), image (2) and ean (4) the item sent (null included). */
+  sent: number[];
+}
+
 export interface BatchPriceChunksTable {
   batch_seq: number;
   /** The chunk's number in its batch: its first item is chunk × the batch's chunk_size. */
@@ -614,6 +637,7 @@ export interface DB {
   batches: BatchesTable;
   batch_item_results: BatchItemResultsTable;
   batch_price_chunks: BatchPriceChunksTable;
+  batch_product_chunks: BatchProductChunksTable;
   brands: BrandsTable;
   categories: CategoriesTable;
   products: ProductsTable;

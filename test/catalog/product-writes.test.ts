@@ -1,14 +1,19 @@
-// How a chunk of products is written: a plain INSERT first while the supplier's codes have
-// been new, the upsert in a savepoint when one exists (writeProducts, src/db/insert-first.ts).
+// How a chunk of products is written from its staging row: a plain INSERT first while the
+// supplier's codes have been new, the upsert in a savepoint when one exists
+// (writeStagedProducts, src/db/insert-first.ts).
 // Whatever the path, the rows must be exactly those of applying every item one after
 // another; chunks of 3 put new and existing codes in every order within and across chunks.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stageItems } from '../../src/modules/batch/batch.repository.ts';
+import { stagingText } from '../../src/modules/batch/batch.service.ts';
+import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
 
 let t: TestApp;
+const staging = productBatchKind.staging!;
 beforeAll(async () => {
   t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
 });
@@ -122,19 +127,23 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
   it('both forms of the write give a new code the same row, and say whether every code was new', async () => {
     const a = await newSupplier();
     const b = await newSupplier();
-    const ids = async (s: TestSupplier) => ({
-      brand: (await repo.brandIds(t.deps.db, s.id, ['B-1'])).get('B-1')!,
-      category: (await repo.categoryIds(t.deps.db, s.id, ['C-1'])).get('C-1')!,
-    });
-    const rows = (r: { brand: number; category: number }): repo.ProductRow[] => [
-      { code: 'F-1', name: 'every field', brand_id: r.brand, category_id: r.category, description: 'd', has_description: true, image: 'https://img.example.com/f.png', has_image: true, images: ['https://img.example.com/g.png'], ean: '1', has_ean: true, enabled: false, display_products: [{ units: 2, name: 'Two' }] },
-      { code: 'F-2', name: 'nothing sent', brand_id: r.brand, category_id: r.category, description: null, has_description: false, image: null, has_image: false, images: null, ean: null, has_ean: false, enabled: null, display_products: null },
-      { code: 'F-3', name: 'nulls sent', brand_id: r.brand, category_id: r.category, description: null, has_description: true, image: null, has_image: true, images: [], ean: null, has_ean: true, enabled: true, display_products: [] },
+    const items: Item[] = [
+      { ...p('F-1', { name: 'every field' }), description: 'd', image: 'https://img.example.com/f.png', images: ['https://img.example.com/g.png'], ean: '1', enabled: false, displayProducts: [{ units: 2, name: 'Two' }] },
+      p('F-2', { name: 'nothing sent' }),
+      { ...p('F-3', { name: 'nulls sent' }), description: null, image: null, images: [], ean: null, enabled: true, displayProducts: [] },
     ];
-    const write = (s: TestSupplier, r: repo.ProductRow[], expectNew: boolean) => t.deps.db.transaction().execute((trx) => repo.writeProducts(trx, s.id, r, expectNew));
+    // Each write reads a staging row of its own (a chunk of a batch that exists only there).
+    let seq = 900_000;
+    const write = async (s: TestSupplier, chunk: Item[], expectNew: boolean) => {
+      const staged = ++seq;
+      return t.deps.db.transaction().execute(async (trx) => {
+        await stageItems(trx, staging, [stagingText(productBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
+        return repo.writeStagedProducts(trx, s.id, { batchSeq: staged, chunk: 0, first: 0, from: 0, to: chunk.length }, expectNew);
+      });
+    };
     // a: the plain insert; b: the upsert alone.
-    expect(await write(a, rows(await ids(a)), true)).toEqual({ allNew: true });
-    expect(await write(b, rows(await ids(b)), false)).toEqual({ allNew: true });
+    expect(await write(a, items, true)).toEqual({ allNew: true, unresolved: [] });
+    expect(await write(b, items, false)).toEqual({ allNew: true, unresolved: [] });
     const row = (s: TestSupplier) =>
       t.deps.db
         .selectFrom('products')
@@ -144,10 +153,23 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
         .execute();
     expect(await row(a)).toEqual(await row(b));
     expect((await row(a)).map((r) => [r.images, r.enabled, r.display_products])).toEqual([[['https://img.example.com/g.png'], false, [{ units: 2, name: 'Two' }]], [[], true, []], [[], true, []]]);
+    // The image URLs the rows send are registered for download, each once.
+    const urls = await t.deps.db.selectFrom('images').select('url').where('supplier_id', '=', a.id).orderBy('url').execute();
+    expect(urls.map((u) => u.url)).toEqual(['https://img.example.com/f.png', 'https://img.example.com/g.png']);
     // An existing code among new ones: the plain insert gives way, and the answer says so.
-    const more = [...rows(await ids(a)).slice(0, 1), { ...rows(await ids(a))[1]!, code: 'F-4' }];
-    expect(await write(a, more, true)).toEqual({ allNew: false });
-    expect(await write(a, [{ ...more[1]!, code: 'F-5' }], false)).toEqual({ allNew: true });
+    const more = [items[0]!, { ...items[1]!, internalCode: 'F-4' }];
+    expect(await write(a, more, true)).toEqual({ allNew: false, unresolved: [] });
+    expect(await write(a, [{ ...items[1]!, internalCode: 'F-5' }], false)).toEqual({ allNew: true, unresolved: [] });
     expect((await row(a)).map((r) => r.internal_code)).toEqual(['F-1', 'F-2', 'F-3', 'F-4', 'F-5']);
+    // An unknown brand or category is answered by the item's place, brand first; nothing of it is written.
+    const unknown = [p('F-6', { brandInternalCode: 'B-404', categoryInternalCode: 'C-404' }), p('F-7', { categoryInternalCode: 'C-404' }), p('F-8')];
+    expect(await write(a, unknown, true)).toEqual({
+      allNew: true,
+      unresolved: [
+        { idx: 0, brand: 'B-404', category: 'C-404', brand_known: false },
+        { idx: 1, brand: 'B-1', category: 'C-404', brand_known: true },
+      ],
+    });
+    expect((await row(a)).map((r) => r.internal_code)).toEqual(['F-1', 'F-2', 'F-3', 'F-4', 'F-5', 'F-8']);
   });
 });

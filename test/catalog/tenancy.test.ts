@@ -1,6 +1,8 @@
 // Catalog tenancy (another supplier's data answers as missing; codes are per supplier)
 // and scopes (catalog.read, catalog.write, catalog.bulkwrite).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { PG_FOREIGN_KEY_VIOLATION } from '../../src/db/errors.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -63,6 +65,28 @@ describe('tenancy', () => {
       ['P-B1', 'failed', 'UNKNOWN_BRAND'],
       ['P-B2', 'failed', 'UNKNOWN_CATEGORY'],
     ]);
+  });
+
+  it("is kept by the database too: a product row cannot point at another supplier's brand or category (migration 0029)", async () => {
+    const ids = async (supplierId: number, brand: string, category: string) =>
+      (
+        await sql<{ brand: number; category: number }>`
+          select (select id from brands where supplier_id = ${supplierId} and internal_code = ${brand}) as brand,
+                 (select id from categories where supplier_id = ${supplierId} and internal_code = ${category}) as category`.execute(t.deps.db)
+      ).rows[0]!;
+    const theirs = await ids(a.id, 'B-A', 'C-A-1');
+    const own = await ids(b.id, 'B-B', 'C-B');
+    const insert = (code: string, brand: number, category: number) =>
+      sql`insert into products (supplier_id, internal_code, name, brand_id, category_id) values (${b.id}, ${code}, 'x', ${brand}, ${category})`.execute(t.deps.db);
+    for (const [code, brand, category, constraint] of [
+      ['P-DB1', theirs.brand, own.category, 'products_brand_fkey'],
+      ['P-DB2', own.brand, theirs.category, 'products_category_fkey'],
+    ] as const) {
+      const error = await insert(code, brand, category).then(() => undefined, (e: unknown) => e);
+      expect(error, code).toMatchObject({ code: PG_FOREIGN_KEY_VIOLATION, constraint });
+    }
+    await insert('P-DB3', own.brand, own.category);
+    expect((await as(t, b, 'GET', '/product/P-DB3')).json()).toMatchObject({ brandInternalCode: 'B-B', categoryInternalCode: 'C-B' });
   });
 
   it('lets both suppliers use the same codes independently', async () => {

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as batchItemRuns from '../../src/db/migrations/0010_batch_item_runs.ts';
 import * as batchStaging from '../../src/db/migrations/0023_batch_staging.ts';
 import * as batchChunks from '../../src/db/migrations/0026_batch_price_chunks.ts';
+import * as productChunks from '../../src/db/migrations/0030_batch_product_chunks.ts';
+import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 import { loadItems } from '../../src/modules/batch/batch.repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -94,5 +96,57 @@ describe('0023 and 0026: price list batches staged, then staged by chunk', () =>
     }
     // Other kinds keep their JSON.
     expect(byId.get(batches[2]!.id)!.items).toEqual(brand);
+  });
+});
+
+describe('0030: product batches staged by chunk', () => {
+  it('moves the items of unfinished product batches into chunk rows that read back the same, and leaves finished ones their JSON', async () => {
+    const db = database.db;
+    // Back to the shape before 0030: product items as JSON in the batch row.
+    await sql`drop table batch_product_chunks`.execute(db);
+    const supplier = await sql<{ id: number }>`insert into suppliers (code, name) values ('MIG30', 'Migration 30') returning id`.execute(db);
+    const items = [
+      {
+        internalCode: 'P-1',
+        name: 'every field',
+        description: 'd',
+        brandInternalCode: 'B',
+        categoryInternalCode: 'C',
+        image: 'https://img.example.com/a.png',
+        images: ['https://img.example.com/b.png'],
+        enabled: false,
+        ean: '77',
+        displayProducts: [{ units: 12, name: 'Caja "x12"', default: true }],
+      },
+      { internalCode: 'P-2 ñ "q"\ttab', name: 'nothing sent', brandInternalCode: 'B', categoryInternalCode: 'C-2' },
+      { internalCode: 'P-3', name: 'nulls sent', description: null, brandInternalCode: 'B2', categoryInternalCode: 'C', image: null, images: [], ean: null, displayProducts: [] },
+    ].map((item) => ({ action: 'upsert', item }));
+    // The unfinished batch in chunks of 2: two chunk rows, the second shorter.
+    const batches = [
+      { id: randomUUID(), finished: false, chunk: 2 },
+      { id: randomUUID(), finished: true, chunk: 2500 },
+    ];
+    for (const b of batches) {
+      await sql`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, finished_at)
+                values (${b.id}, ${supplier.rows[0]!.id}, '/batch/product', ${JSON.stringify(items.map((i) => i.item))}, ${JSON.stringify([['upsert', 3]])}, 3, ${b.chunk},
+                        ${b.finished ? sql`now()` : null})`.execute(db);
+    }
+
+    await productChunks.up(db);
+
+    const chunks = await sql<{ id: string; chunk: number; n: number }>`
+      select b.id, c.chunk, cardinality(c.codes) as n from batch_product_chunks c join batches b on b.seq = c.batch_seq
+      where b.id = any(${batches.map((b) => b.id)}::uuid[]) order by b.seq, c.chunk`.execute(db);
+    expect(chunks.rows.map((r) => [r.id, r.chunk, r.n])).toEqual([
+      [batches[0]!.id, 0, 2],
+      [batches[0]!.id, 1, 1],
+    ]);
+    const stored = await sql<{ id: string; seq: number; items: unknown; actions: [string, number][] }>`select id, seq, items, actions from batches where id = any(${batches.map((b) => b.id)}::uuid[])`.execute(db);
+    const byId = new Map(stored.rows.map((r) => [r.id, r]));
+    const moved = byId.get(batches[0]!.id)!;
+    expect(moved.items).toBeNull();
+    expect(await productBatchKind.staging!.items(db, moved.seq, moved.actions)).toEqual(items);
+    // A finished batch keeps its JSON, which the detail reads.
+    expect(byId.get(batches[1]!.id)!.items).toEqual(items.map((i) => i.item));
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { LocalImageStorage } from '../../src/modules/images/images.storage.ts';
 import { retentionKinds, sweep } from '../../src/modules/retention/retention.job.ts';
+import { STAGING_TABLES } from '../../src/modules/retention/retention.repository.ts';
 import { createTestApp, ADMIN_TOKEN, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -35,6 +36,17 @@ const stagedBatch = async (finished: string | null, created: string, items: numb
               returning seq`.execute(t.deps.db);
   await q(sql`insert into batch_price_chunks (batch_seq, chunk, lists, list_ix, codes, code_ix, units, prices)
               select ${row.rows[0]!.seq}, i, '{L}', '{1}', array['P' || i], '{1}', '{1}', '{1}' from generate_series(0, ${items - 1}) as i`);
+  return id;
+};
+/** A batch of POST /batch/product, also staged: its items are rows of batch_product_chunks (a chunk per item here). */
+const stagedProductBatch = async (finished: string | null, created: string, items: number) => {
+  const id = randomUUID();
+  const row = await sql<{ seq: number }>`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, status, created_at, finished_at)
+              values (${id}, ${supplierId}, '/batch/product', null, ${JSON.stringify([['upsert', items]])}, ${items}, 1, ${finished ? 'processed' : 'processing'}, ${ago(created)}, ${finished ? ago(finished) : null})
+              returning seq`.execute(t.deps.db);
+  await q(sql`insert into batch_product_chunks (batch_seq, chunk, codes, names, descriptions, brands, brand_ix, categories, category_ix, image_urls, images_json, eans, enabled, display_products, sent)
+              select ${row.rows[0]!.seq}, i, array['P' || i], '{n}', '{NULL}', '{B}', '{1}', '{C}', '{1}', '{NULL}', '{NULL}', '{NULL}', '{NULL}', '{NULL}', '{0}'
+              from generate_series(0, ${items - 1}) as i`);
   return id;
 };
 /** A file import (src/modules/imports) whose one part is a batch's items, or rows refused before sending (batchId null). */
@@ -88,6 +100,8 @@ beforeAll(async () => {
   seeded.oldStaged = await stagedBatch('40 days', '41 days', 3);
   seeded.newStaged = await stagedBatch('1 day', '2 days', 2);
   seeded.unfinishedStaged = await stagedBatch(null, '60 days', 1);
+  seeded.oldStagedProducts = await stagedProductBatch('40 days', '41 days', 2);
+  seeded.newStagedProducts = await stagedProductBatch('1 day', '2 days', 1);
   // Imports go once every batch of theirs finished before the cutoff (or they sent none).
   seeded.oldImports = [await fileImport('41 days', (seeded.oldBatches as string[])[0]!), await fileImport('40 days', null)];
   seeded.newImport = await fileImport('2 days', seeded.newBatch as string);
@@ -153,8 +167,8 @@ describe('the retention job', () => {
       'import parts': 2,
       imports: 2,
       'batch item results': 3,
-      'staged batch items': 3,
-      batches: 4,
+      'staged batch items': 5,
+      batches: 5,
       'webhook deliveries': 2,
       'webhook events': 1,
       'idempotency keys': 2,
@@ -166,12 +180,14 @@ describe('the retention job', () => {
     expect(await ids(sql`select recipient as k from messages`)).toEqual(['old-pending', 'recent-sent']);
     expect(await ids(sql`select m.recipient as k from message_attempts a join messages m on m.id = a.message_id`)).toEqual(['old-pending', 'recent-sent']);
 
-    expect(await ids(sql`select id::text as k from batches`)).toEqual([seeded.newBatch, seeded.unfinishedBatch, seeded.newStaged, seeded.unfinishedStaged].sort());
+    expect(await ids(sql`select id::text as k from batches`)).toEqual([seeded.newBatch, seeded.unfinishedBatch, seeded.newStaged, seeded.unfinishedStaged, seeded.newStagedProducts].sort());
     // Staged items go with their batch, and only with it: none is left without one.
     expect(await ids(sql`select b.id::text || '/' || s.chunk as k from batch_price_chunks s join batches b on b.seq = s.batch_seq`)).toEqual(
       [`${seeded.newStaged}/0`, `${seeded.newStaged}/1`, `${seeded.unfinishedStaged}/0`].sort(),
     );
     expect(await ids(sql`select s.chunk as k from batch_price_chunks s where not exists (select 1 from batches b where b.seq = s.batch_seq)`)).toEqual([]);
+    expect(await ids(sql`select b.id::text || '/' || s.chunk as k from batch_product_chunks s join batches b on b.seq = s.batch_seq`)).toEqual([`${seeded.newStagedProducts}/0`]);
+    expect(await ids(sql`select s.chunk as k from batch_product_chunks s where not exists (select 1 from batches b where b.seq = s.batch_seq)`)).toEqual([]);
     expect(await ids(sql`select id::text as k from imports`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select import_id::text as k from import_parts`)).toEqual([seeded.newImport, seeded.unfinishedImport].sort());
     expect(await ids(sql`select batch_id::text as k from batch_item_results`)).toEqual([seeded.newBatch, seeded.unfinishedBatch].sort());
@@ -192,6 +208,11 @@ describe('the retention job', () => {
 
     // A second sweep finds nothing more.
     expect(Object.values(await sweep({ db: t.deps.db, storage }, config, { chunk: 5000 })).every((n) => n === 0)).toBe(true);
+  });
+
+  it('sweeps the staging table of every staged batch kind', () => {
+    const declared = t.deps.batches.all().flatMap((kind) => (kind.staging ? [kind.staging.table] : []));
+    expect([...STAGING_TABLES].sort()).toEqual(declared.sort());
   });
 
   it('deletes a batch with many item results in chunks of at most the chunk size, the batch row last', async () => {

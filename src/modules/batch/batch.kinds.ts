@@ -21,7 +21,7 @@ export interface PlacedOutcome {
 }
 
 /** A staged value of an item, as COPY writes it (null: SQL null). */
-export type StagedValue = string | number | null | undefined;
+export type StagedValue = string | number | boolean | null | undefined;
 
 /** Runs of consecutive items with one action, in order: [action, count]. */
 export type ActionRuns = readonly (readonly [string, number])[];

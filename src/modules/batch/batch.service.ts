@@ -129,7 +129,7 @@ export async function submitBatch(
  * chunk's number, then one array per staging column of the values the items' actions
  * `stage`, or the chunk's distinct values and each item's place among them (1-based).
  */
-function stagingText(kind: BatchKind, staging: Staging, seq: number, items: BatchItem[], chunkSize: number): string {
+export function stagingText(kind: BatchKind, staging: Staging, seq: number, items: BatchItem[], chunkSize: number): string {
   const stage = new Map(kind.actions.map((a) => [a.name, a.stage!]));
   const width = staging.columns.length;
   let text = '';

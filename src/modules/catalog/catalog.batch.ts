@@ -1,15 +1,20 @@
-// POST /batch/brand and POST /batch/product on the batch engine.
+// POST /batch/brand and POST /batch/product on the batch engine. Products are a staged kind
+// (batch README, "Staging"): their items are a row per chunk in batch_product_chunks,
+// written with COPY when the request is accepted, and each chunk is applied from its row by
+// one statement (writeStagedProducts); no product item passes through Node after its 202.
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { actionFor, completed, defineBatchKind, failed } from '../batch/batch.kinds.ts';
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { BatchItem, DB } from '../../db/types.ts';
+import { actionFor, completed, defineBatchKind, failed, type ActionRuns, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
 import { NewRowsGuess } from '../../db/insert-first.ts';
 import { registerImageUrls } from '../images/images.service.ts';
 import * as repo from './catalog.repository.ts';
-import { BrandBatchBody, ProductBatchBody } from './catalog.schemas.ts';
+import { BrandBatchBody, ProductBatchBody, ProductInput } from './catalog.schemas.ts';
 
 const brandAction = actionFor(BrandBatchBody);
 const productAction = actionFor(ProductBatchBody);
 
-const unique = (values: string[]) => [...new Set(values)];
 
 /**
  * One row per code, as if the items had been applied one after another: a later item
@@ -33,19 +38,6 @@ const mergeBrand = (a: repo.BrandRow, b: repo.BrandRow): repo.BrandRow => ({
   image: b.has_image ? b.image : a.image,
   has_image: a.has_image || b.has_image,
   enabled: b.enabled ?? a.enabled,
-});
-
-const mergeProduct = (a: repo.ProductRow, b: repo.ProductRow): repo.ProductRow => ({
-  ...b,
-  description: b.has_description ? b.description : a.description,
-  has_description: a.has_description || b.has_description,
-  image: b.has_image ? b.image : a.image,
-  has_image: a.has_image || b.has_image,
-  images: b.images ?? a.images,
-  ean: b.has_ean ? b.ean : a.ean,
-  has_ean: a.has_ean || b.has_ean,
-  enabled: b.enabled ?? a.enabled,
-  display_products: b.display_products ?? a.display_products,
 });
 
 const upsertBrands = brandAction({
@@ -73,41 +65,60 @@ const upsertBrands = brandAction({
 /** Per supplier, whether its last product chunk was all new codes (the next one then tries a plain insert first). */
 const newProducts = new NewRowsGuess();
 
+type ProductItem = Static<typeof ProductInput>;
+
+/** An item's staged values, in the order of productItemsStaging's columns. */
+const stageProduct = (i: ProductItem): readonly StagedValue[] => [
+  i.internalCode,
+  i.name,
+  i.description,
+  i.brandInternalCode,
+  i.categoryInternalCode,
+  i.image,
+  i.images === undefined ? null : JSON.stringify(i.images),
+  i.ean,
+  i.enabled,
+  i.displayProducts === undefined ? null : JSON.stringify(i.displayProducts),
+  (i.description === undefined ? 0 : repo.SENT.description) | (i.image === undefined ? 0 : repo.SENT.image) | (i.ean === undefined ? 0 : repo.SENT.ean),
+];
+
+/** A staged item as the client sent it (unknown fields dropped by the schema), its fields in the schema's order. */
+const productOf = (r: repo.StagedProduct): ProductItem => ({
+  internalCode: r.code,
+  name: r.name,
+  ...(r.sent & repo.SENT.description ? { description: r.description } : {}),
+  brandInternalCode: r.brand,
+  categoryInternalCode: r.category,
+  ...(r.sent & repo.SENT.image ? { image: r.image } : {}),
+  ...(r.images_json === null ? {} : { images: JSON.parse(r.images_json) as string[] }),
+  ...(r.enabled === null ? {} : { enabled: r.enabled }),
+  ...(r.sent & repo.SENT.ean ? { ean: r.ean } : {}),
+  ...(r.display_products === null ? {} : { displayProducts: JSON.parse(r.display_products) as ProductItem['displayProducts'] }),
+});
+
+/** A batch's items, in order (the kind has one action, so its runs are one). */
+async function stagedProducts(db: Kysely<DB>, batchSeq: number, runs: ActionRuns): Promise<BatchItem[]> {
+  const rows = await repo.readStagedProducts(db, batchSeq);
+  const total = runs.reduce((n, [, count]) => n + count, 0);
+  if (total !== rows.length) throw new Error(`batch ${batchSeq}: its runs cover ${total} of its ${rows.length} staged items`);
+  return rows.map((r) => ({ action: 'upsert', item: productOf(r) }));
+}
+
+const unresolvedOutcome = (u: repo.UnresolvedProduct): PlacedOutcome => ({
+  idx: u.idx,
+  outcome: u.brand_known ? failed('UNKNOWN_CATEGORY', `category ${u.category} does not exist`) : failed('UNKNOWN_BRAND', `brand ${u.brand} does not exist`),
+});
+
 const upsertProducts = productAction({
   name: 'upsert',
   select: (body) => body.upsert,
   code: (item) => item.internalCode,
   key: (item) => item.internalCode,
-  async apply(trx, supplierId, items) {
-    const brands = await repo.brandIds(trx, supplierId, unique(items.map((i) => i.brandInternalCode)));
-    const categories = await repo.categoryIds(trx, supplierId, unique(items.map((i) => i.categoryInternalCode)));
-    const rows: repo.ProductRow[] = [];
-    const outcomes = items.map((i) => {
-      const brandId = brands.get(i.brandInternalCode);
-      const categoryId = categories.get(i.categoryInternalCode);
-      if (brandId === undefined) return failed('UNKNOWN_BRAND', `brand ${i.brandInternalCode} does not exist`);
-      if (categoryId === undefined) return failed('UNKNOWN_CATEGORY', `category ${i.categoryInternalCode} does not exist`);
-      rows.push({
-        code: i.internalCode,
-        name: i.name,
-        brand_id: brandId,
-        category_id: categoryId,
-        description: i.description ?? null,
-        has_description: i.description !== undefined,
-        image: i.image ?? null,
-        has_image: i.image !== undefined,
-        images: i.images ?? null,
-        ean: i.ean ?? null,
-        has_ean: i.ean !== undefined,
-        enabled: i.enabled ?? null,
-        display_products: i.displayProducts ?? null,
-      });
-      return completed;
-    });
-    const merged = mergePerCode(rows, mergeProduct);
-    newProducts.saw(supplierId, await repo.writeProducts(trx, supplierId, merged, newProducts.expectNew(supplierId)));
-    await registerImageUrls(trx, supplierId, merged.flatMap((r) => [...(r.image ? [r.image] : []), ...(r.images ?? [])]));
-    return outcomes;
+  stage: stageProduct,
+  async applyStaged(trx, supplierId, run) {
+    const written = await repo.writeStagedProducts(trx, supplierId, run, newProducts.expectNew(supplierId));
+    newProducts.saw(supplierId, written);
+    return written.unresolved.map(unresolvedOutcome);
   },
 });
 
@@ -144,6 +155,7 @@ export const productBatchKind = defineBatchKind({
   endpoint: '/batch/product',
   body: ProductBatchBody,
   route: { scope: 'supplier/catalog.bulkwrite', tags: ['catalog'], summary: 'Upsert products in bulk (asynchronous)' },
+  staging: { ...repo.productItemsStaging, items: stagedProducts },
   actions: () => [upsertProducts],
   wakesImages: true,
 });

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { insertElseUpsertStatement, type RowsWritten } from '../../db/insert-first.ts';
-import { containsText, textIn, byCode, noRow, rowByCode } from '../../db/sql.ts';
+import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
+import type { StagedRun } from '../batch/batch.kinds.ts';
+import { containsText, textIn, byCode, idsOf, noRow, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -62,66 +63,171 @@ export async function upsertBrands(trx: Transaction<DB>, supplierId: number, row
       name = excluded.name, weight = excluded.weight, image = excluded.image, enabled = excluded.enabled, updated_at = now()`.execute(trx);
 }
 
-export interface ProductRow {
+/**
+ * POST /batch/product's staging table (migration 0030): a row per chunk of a batch, the
+ * items' values as arrays, brand and category codes once per chunk. The batch engine
+ * writes it with COPY when it accepts a request (batch README, "Staging"); `sent` says
+ * which of description (1), image (2) and ean (4) an item sent, since each takes null to
+ * clear the stored value and keeps it when absent.
+ */
+export const productItemsStaging = {
+  table: 'batch_product_chunks',
+  columns: [
+    { values: 'codes' },
+    { values: 'names' },
+    { values: 'descriptions' },
+    { values: 'brands', index: 'brand_ix' },
+    { values: 'categories', index: 'category_ix' },
+    { values: 'image_urls' },
+    { values: 'images_json' },
+    { values: 'eans' },
+    { values: 'enabled' },
+    { values: 'display_products' },
+    { values: 'sent' },
+  ],
+} as const;
+
+/** The bits of `sent`. */
+export const SENT = { description: 1, image: 2, ean: 4 } as const;
+
+export interface StagedProduct {
   code: string;
   name: string;
-  brand_id: number;
-  category_id: number;
   description: string | null;
-  has_description: boolean;
+  brand: string;
+  category: string;
   image: string | null;
-  has_image: boolean;
-  images: string[] | null;
+  images_json: string | null;
   ean: string | null;
-  has_ean: boolean;
   enabled: boolean | null;
-  display_products: unknown[] | null;
+  display_products: string | null;
+  sent: number;
+}
+
+/** A staged batch's items, in order. */
+export async function readStagedProducts(db: Kysely<DB>, batchSeq: number): Promise<StagedProduct[]> {
+  const result = await sql<StagedProduct>`
+    select o.code, o.name, o.description, c.brands[o.bx] as brand, c.categories[o.cx] as category,
+      o.image, o.images_json, o.ean, o.enabled, o.display_products, o.sent
+    from batch_product_chunks c
+    cross join lateral unnest(c.codes, c.names, c.descriptions, c.brand_ix, c.category_ix, c.image_urls, c.images_json, c.eans, c.enabled, c.display_products, c.sent)
+      with ordinality as o(code, name, description, bx, cx, image, images_json, ean, enabled, display_products, sent, n)
+    where c.batch_seq = ${batchSeq}
+    order by c.chunk, o.n`.execute(db);
+  return result.rows;
+}
+
+/** A staged product that named a brand or a category the supplier does not have: nothing of it is written. */
+export interface UnresolvedProduct {
+  idx: number;
+  brand: string;
+  category: string;
+  brand_known: boolean;
+}
+
+export interface ProductWrite extends RowsWritten {
+  unresolved: UnresolvedProduct[];
 }
 
 /**
- * Writes a chunk of products, each code once (the caller merges a chunk's items per code),
- * absent fields keeping the current row's values (the merge in the SELECT, below). With
- * `expectNew` a plain INSERT is tried first and the upsert does the work only when a code
- * exists (`insertElseUpsertStatement`); answers whether every code was new, the caller's guess for
- * its next chunk.
+ * Writes the staged products [from, to) of a batch (`run`) by one statement, with `expectNew`
+ * a plain INSERT first (`insertElseUpsert`): no item passes through Node. Answers the
+ * items whose brand or category named nothing; nothing of them is written.
  */
-export async function writeProducts(trx: Transaction<DB>, supplierId: number, rows: ProductRow[], expectNew: boolean): Promise<RowsWritten> {
-  if (rows.length === 0) return { allNew: true };
-  const json = JSON.stringify(rows);
-  return insertElseUpsertStatement(trx, 'products_insert', expectNew, (upsert) => productsStatement(supplierId, json, upsert));
+export function writeStagedProducts(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<ProductWrite> {
+  return insertElseUpsert(
+    trx,
+    'products_insert',
+    expectNew,
+    () => writeProducts(trx, supplierId, run, false),
+    () => writeProducts(trx, supplierId, run, true),
+  );
 }
 
-// One statement in two forms, so a new code gets the same row from both. The upsert reads
-// each code's current row (a probe per row, rowByCode) and merges the fields left out into
-// it; the plain insert joins a relation that is empty by construction in its place, so
-// every p.* is null and each column gets what the upsert gives a code that names nothing.
-// The upsert answers, per row, whether it was inserted (xmax = 0: an inserted row version
-// has none; an updated one carries this transaction's id).
-// display_products is read from the record set as json and cast: the record set's own
-// conversion of a nested value to jsonb cost PostgreSQL a sixth of the plain insert
-// (docs/benchmarks.md).
-const productsStatement = (supplierId: number, json: string, upsert: boolean) => sql`
-    insert into products (supplier_id, internal_code, name, brand_id, category_id, description, image, images, ean, enabled, display_products)
-    select ${supplierId}, r.code, r.name, r.brand_id, r.category_id,
-      case when r.has_description then r.description else p.description end,
-      case when r.has_image then r.image else p.image end,
-      case when r.images is null then coalesce(p.images, '{}') else array(select json_array_elements_text(r.images)) end,
-      case when r.has_ean then r.ean else p.ean end,
-      coalesce(r.enabled, p.enabled, true),
-      coalesce(r.display_products::jsonb, p.display_products, '[]')
-    from json_to_recordset(${json}::json)
-      as r(code text, name text, brand_id bigint, category_id bigint, description text, has_description boolean,
-           image text, has_image boolean, images json, ean text, has_ean boolean, enabled boolean, display_products json)
-    ${upsert ? rowByCode('products', 'p', supplierId, sql.ref('r.code')) : noRow('products', 'p')}
-    ${
-      upsert
-        ? sql`on conflict (supplier_id, internal_code) do update set
-      name = excluded.name, brand_id = excluded.brand_id, category_id = excluded.category_id,
-      description = excluded.description, image = excluded.image, images = excluded.images, ean = excluded.ean,
-      enabled = excluded.enabled, display_products = excluded.display_products, updated_at = now()
-    returning xmax = 0 as inserted`
-        : sql``
-    }`;
+// The statement, in the order it reads:
+// - chunk: the staging row, with the ids of the brand and category codes it names, each
+//   resolved once (idsOf); materialized, so never once per item.
+// - input: the run's items, each with its batch index and its brand's and category's id.
+// - rows: one row per code, as if the items had been applied one after another: a later
+//   item wins for every field it sends, and a field it leaves out keeps what an earlier
+//   item of the run sent (ON CONFLICT cannot touch a row twice in one statement, and
+//   keeping only the last item would lose those fields). Codes named once, nearly all,
+//   are taken as they are; only codes named more than once are aggregated.
+// - written: the insert. The upsert reads each code's current row (a probe per row,
+//   rowByCode) and keeps a field left out from it; the plain insert joins a relation that
+//   is empty by construction in its place (noRow), so a new code gets the same row from
+//   both. The upsert answers, per row, whether it was inserted (xmax = 0).
+// - registered: the image URLs the rows send, registered for download in URL order (the
+//   order every writer of images takes its row locks in).
+// Safe beside other writes: batches that write the same codes apply one at a time (their
+// key ranges meet, batch README "Ordering"), and two chunks applied side by side write
+// different codes.
+async function writeProducts(trx: Transaction<DB>, supplierId: number, run: StagedRun, upsert: boolean): Promise<ProductWrite> {
+  const result = await sql<{ existing: number } & { [K in keyof UnresolvedProduct]: UnresolvedProduct[K] | null }>`
+    with chunk as materialized (
+      select c.*, ${idsOf('brands', supplierId, sql`c.brands`)} as brand_ids, ${idsOf('categories', supplierId, sql`c.categories`)} as category_ids
+      from batch_product_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
+    input as (
+      select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.description, o.bx, o.cx, c.brand_ids[o.bx] as brand_id, c.category_ids[o.cx] as category_id,
+        o.image, o.images_json, o.ean, o.enabled, o.display_products, o.sent
+      from chunk c
+      cross join lateral unnest(c.codes, c.names, c.descriptions, c.brand_ix, c.category_ix, c.image_urls, c.images_json, c.eans, c.enabled, c.display_products, c.sent)
+        with ordinality as o(code, name, description, bx, cx, image, images_json, ean, enabled, display_products, sent, n)
+      where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
+    valid as (select * from input where brand_id is not null and category_id is not null),
+    twice as (select code from valid group by code having count(*) > 1),
+    rows as (
+      select code, name, brand_id, category_id, description, sent & 1 <> 0 as has_description, image, sent & 2 <> 0 as has_image,
+        images_json, ean, sent & 4 <> 0 as has_ean, enabled, display_products
+      from valid where code not in (select code from twice)
+      union all
+      select code, (array_agg(name order by idx desc))[1], (array_agg(brand_id order by idx desc))[1], (array_agg(category_id order by idx desc))[1],
+        (array_agg(description order by idx desc) filter (where sent & 1 <> 0))[1], bool_or(sent & 1 <> 0),
+        (array_agg(image order by idx desc) filter (where sent & 2 <> 0))[1], bool_or(sent & 2 <> 0),
+        (array_agg(images_json order by idx desc) filter (where images_json is not null))[1],
+        (array_agg(ean order by idx desc) filter (where sent & 4 <> 0))[1], bool_or(sent & 4 <> 0),
+        (array_agg(enabled order by idx desc) filter (where enabled is not null))[1],
+        (array_agg(display_products order by idx desc) filter (where display_products is not null))[1]
+      from valid where code in (select code from twice) group by code),
+    written as (
+      insert into products (supplier_id, internal_code, name, brand_id, category_id, description, image, images, ean, enabled, display_products)
+      select ${supplierId}, r.code, r.name, r.brand_id, r.category_id,
+        case when r.has_description then r.description else p.description end,
+        case when r.has_image then r.image else p.image end,
+        case when r.images_json is null then coalesce(p.images, '{}') else array(select json_array_elements_text(r.images_json::json)) end,
+        case when r.has_ean then r.ean else p.ean end,
+        coalesce(r.enabled, p.enabled, true),
+        coalesce(r.display_products::jsonb, p.display_products, '[]')
+      from rows r
+      ${upsert ? rowByCode('products', 'p', supplierId, sql.ref('r.code')) : noRow('products', 'p')}
+      ${
+        upsert
+          ? sql`on conflict (supplier_id, internal_code) do update set
+        name = excluded.name, brand_id = excluded.brand_id, category_id = excluded.category_id,
+        description = excluded.description, image = excluded.image, images = excluded.images, ean = excluded.ean,
+        enabled = excluded.enabled, display_products = excluded.display_products, updated_at = now()
+      returning xmax = 0 as inserted`
+          : sql``
+      }),
+    registered as (
+      insert into images (supplier_id, url)
+      select distinct ${supplierId}::bigint, u.url from (
+        select image as url from rows where image is not null
+        union all
+        select json_array_elements_text(images_json::json) from rows where images_json is not null) u
+      order by u.url
+      on conflict (supplier_id, url) do nothing)
+    select w.existing, f.idx, f.brand, f.category, f.brand_known
+    from (select ${upsert ? sql`(select count(*) from written where not inserted)::int` : sql`0`} as existing) w
+    left join (
+      select i.idx, c.brands[i.bx] as brand, c.categories[i.cx] as category, i.brand_id is not null as brand_known
+      from input i cross join chunk c where i.brand_id is null or i.category_id is null) f on true`.execute(trx);
+  const unresolved = result.rows
+    .filter((r): r is UnresolvedProduct & { existing: number } => r.idx !== null)
+    .map(({ idx, brand, category, brand_known }) => ({ idx, brand, category, brand_known }))
+    .sort((a, b) => a.idx - b.idx);
+  return { unresolved, allNew: result.rows[0]!.existing === 0 };
+}
 
 export async function findBrand(db: Executor, supplierId: number, code: string) {
   return db.selectFrom('brands').selectAll().where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();

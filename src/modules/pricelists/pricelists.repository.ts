@@ -1,8 +1,8 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import type { DB } from '../../db/types.ts';
 import { insertElseUpsert } from '../../db/insert-first.ts';
-import { containsText, textIn, byCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode, idsOf } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -192,9 +192,6 @@ const stagedInput = (supplierId: number, run: StagedRun, of: 'entries' | 'links'
 /** Items of `input` (as `i`) with their list's and product's or store's code, for the answers. */
 const named = sql`(select i.*, c.lists[i.lx] as list_code, c.codes[i.cx] as code_named from input i cross join chunk c)`;
 
-/** The ids of the supplier's rows of `table` named by the codes of an array, in its order (null for a code that names none). */
-const idsOf = (table: 'price_lists' | 'products', supplierId: number, codes: RawBuilder<unknown>) =>
-  sql`array(select (select t.id from ${sql.table(table)} t where t.supplier_id = ${supplierId} and t.internal_code = u.code) from unnest(${codes}) with ordinality as u(code, n) order by u.n)`;
 
 export interface EntryWrite {
   unresolved: UnresolvedItem[];

@@ -62,17 +62,27 @@ export async function deleteFinishedBatchResults(db: Kysely<DB>, days: number, l
 }
 
 /**
- * The staged items of finished batches (batch README, "Staging"; today one staging table,
- * POST /batch/pricelist's, a row per chunk of items), `limit` rows per statement, before the batch
- * row itself: they have no foreign key to it, so a batch goes only once they are gone.
+ * The staging tables of the staged batch kinds (batch README, "Staging"): POST
+ * /batch/pricelist's and POST /batch/product's, a row per chunk of a batch's items, keyed
+ * by (batch_seq, chunk). test/retention checks this list against the kinds declared.
+ */
+export const STAGING_TABLES = ['batch_price_chunks', 'batch_product_chunks'] as const;
+
+/**
+ * The staged items of finished batches, `limit` rows per statement and table, before the
+ * batch row itself: they have no foreign key to it, so a batch goes only once they are gone.
  */
 export async function deleteFinishedStagedItems(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from batch_price_chunks where (batch_seq, chunk) in (
-      select s.batch_seq, s.chunk from batches b
-        join batch_price_chunks s on s.batch_seq = b.seq
-       where b.finished_at < ${cutoff(days)}
-       limit ${limit} for update of s skip locked)`);
+  let total = 0;
+  for (const table of STAGING_TABLES) {
+    total += await deleted(db, sql`
+      delete from ${sql.table(table)} where (batch_seq, chunk) in (
+        select s.batch_seq, s.chunk from batches b
+          join ${sql.table(table)} s on s.batch_seq = b.seq
+         where b.finished_at < ${cutoff(days)}
+         limit ${limit} for update of s skip locked)`);
+  }
+  return total;
 }
 
 /**
@@ -81,12 +91,16 @@ export async function deleteFinishedStagedItems(db: Kysely<DB>, days: number, li
  * all. A batch whose rows another sweeper still holds waits for the next run.
  */
 export async function deleteFinishedBatches(db: Kysely<DB>, days: number, limit: number) {
+  const noStagedItems = sql.join(
+    STAGING_TABLES.map((table) => sql`not exists (select 1 from ${sql.table(table)} s where s.batch_seq = b.seq)`),
+    sql` and `,
+  );
   return deleted(db, sql`
     delete from batches where id in (
       select b.id from batches b
        where b.finished_at < ${cutoff(days)}
          and not exists (select 1 from batch_item_results r where r.supplier_id = b.supplier_id and r.batch_id = b.id)
-         and not exists (select 1 from batch_price_chunks s where s.batch_seq = b.seq)
+         and ${noStagedItems}
        limit ${limit} for update skip locked)`);
 }
 
