@@ -120,12 +120,12 @@ export interface BatchProductChunksTable {
   categories: string[];
   category_ix: number[];
   image_urls: (string | null)[];
-  /** The item's images as JSON text; null when not sent. */
-  images_json: (string | null)[];
+  /** json: one array with each item's images (null when not sent). */
+  images: ColumnType<(string[] | null)[], string, string>;
   eans: (string | null)[];
   enabled: (boolean | null)[];
-  /** The item's displayProducts as JSON text; null when not sent. */
-  display_products: (string | null)[];
+  /** json: one array with each item's displayProducts (null when not sent). */
+  display_products: ColumnType<(unknown[] | null)[], string, string>;
   /** Which of description (1), image (2) and ean (4) the item sent (null included). */
   sent: number[];
 }

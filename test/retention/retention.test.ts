@@ -44,8 +44,8 @@ const stagedProductBatch = async (finished: string | null, created: string, item
   const row = await sql<{ seq: number }>`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, status, created_at, finished_at)
               values (${id}, ${supplierId}, '/batch/product', null, ${JSON.stringify([['upsert', items]])}, ${items}, 1, ${finished ? 'processed' : 'processing'}, ${ago(created)}, ${finished ? ago(finished) : null})
               returning seq`.execute(t.deps.db);
-  await q(sql`insert into batch_product_chunks (batch_seq, chunk, codes, names, descriptions, brands, brand_ix, categories, category_ix, image_urls, images_json, eans, enabled, display_products, sent)
-              select ${row.rows[0]!.seq}, i, array['P' || i], '{n}', '{NULL}', '{B}', '{1}', '{C}', '{1}', '{NULL}', '{NULL}', '{NULL}', '{NULL}', '{NULL}', '{0}'
+  await q(sql`insert into batch_product_chunks (batch_seq, chunk, codes, names, descriptions, brands, brand_ix, categories, category_ix, image_urls, images, eans, enabled, display_products, sent)
+              select ${row.rows[0]!.seq}, i, array['P' || i], '{n}', '{NULL}', '{B}', '{1}', '{C}', '{1}', '{NULL}', '[null]', '{NULL}', '{NULL}', '[null]', '{0}'
               from generate_series(0, ${items - 1}) as i`);
   return id;
 };

@@ -5,11 +5,12 @@
 // so no item passes through Node after its 202 (docs/benchmarks.md, "bench:catalog").
 //
 // Columns, one element per item: codes, names, descriptions, brand_ix and category_ix
-// (places in brands and categories), image_urls (its image), images_json (its images as
-// JSON text, null when not sent), eans, enabled (null when not sent), display_products
-// (JSON text, null when not sent), and sent: which of description (1), image (2) and ean
-// (4) the item sent, since these three take null to clear the stored value and keep it
-// when absent.
+// (places in brands and categories), image_urls (its image), eans, enabled (null when not
+// sent), and sent: which of description (1), image (2) and ean (4) the item sent, since
+// these three take null to clear the stored value and keep it when absent. Its images and
+// displayProducts are JSON values, so each of those columns is one JSON array per chunk
+// (null where an item did not send it): written as JSON.stringify writes it, with no
+// element quoted as text, and read back element by element in step with the arrays.
 //
 // Unfinished product batches are moved here (the worker applies a product batch from its
 // chunks only); finished ones keep their JSON, which the detail still reads. A moved
@@ -29,10 +30,10 @@ const statements = [
      categories text[] not null,
      category_ix int[] not null,
      image_urls text[] not null,
-     images_json text[] not null,
+     images json not null,
      eans text[] not null,
      enabled boolean[] not null,
-     display_products text[] not null,
+     display_products json not null,
      sent int[] not null,
      primary key (batch_seq, chunk))`,
   `do $$ begin
@@ -41,21 +42,21 @@ const statements = [
        alter column descriptions set compression lz4, alter column brands set compression lz4,
        alter column brand_ix set compression lz4, alter column categories set compression lz4,
        alter column category_ix set compression lz4, alter column image_urls set compression lz4,
-       alter column images_json set compression lz4, alter column eans set compression lz4,
+       alter column images set compression lz4, alter column eans set compression lz4,
        alter column enabled set compression lz4, alter column display_products set compression lz4,
        alter column sent set compression lz4;
    exception when feature_not_supported then null;
    end $$`,
   `insert into batch_product_chunks (batch_seq, chunk, codes, names, descriptions, brands, brand_ix, categories, category_ix,
-                                     image_urls, images_json, eans, enabled, display_products, sent)
+                                     image_urls, images, eans, enabled, display_products, sent)
    select b.seq, (e.n - 1) / b.chunk_size,
           array_agg(e.item->>'internalCode' order by e.n), array_agg(e.item->>'name' order by e.n),
           array_agg(e.item->>'description' order by e.n),
           array_agg(e.item->>'brandInternalCode' order by e.n), array_agg(((e.n - 1) % b.chunk_size + 1)::int order by e.n),
           array_agg(e.item->>'categoryInternalCode' order by e.n), array_agg(((e.n - 1) % b.chunk_size + 1)::int order by e.n),
-          array_agg(e.item->>'image' order by e.n), array_agg((e.item->'images')::text order by e.n),
+          array_agg(e.item->>'image' order by e.n), json_agg(e.item->'images' order by e.n),
           array_agg(e.item->>'ean' order by e.n), array_agg((e.item->>'enabled')::boolean order by e.n),
-          array_agg((e.item->'displayProducts')::text order by e.n),
+          json_agg(e.item->'displayProducts' order by e.n),
           array_agg((case when e.item::jsonb ? 'description' then 1 else 0 end
                    | case when e.item::jsonb ? 'image' then 2 else 0 end
                    | case when e.item::jsonb ? 'ean' then 4 else 0 end) order by e.n)

@@ -20,8 +20,8 @@ export interface PlacedOutcome {
   outcome: ItemOutcome;
 }
 
-/** A staged value of an item, as COPY writes it (null: SQL null). */
-export type StagedValue = string | number | boolean | null | undefined;
+/** A staged value of an item, as COPY writes it (null: SQL null); any JSON value for a `json` column. */
+export type StagedValue = string | number | boolean | null | undefined | object;
 
 /** Runs of consecutive items with one action, in order: [action, count]. */
 export type ActionRuns = readonly (readonly [string, number])[];
@@ -47,11 +47,16 @@ export interface Staging {
  * How a staged value is stored: `values` names an array column with one element per item;
  * with `index`, `values` holds the chunk's distinct values once each, in order of first use,
  * and `index` the 1-based place of each item's value in it, so a code a chunk names many
- * times (a product in several package sizes) is stored, and resolved, once.
+ * times (a product in several package sizes) is stored, and resolved, once. With `json`,
+ * `values` is a json column holding one JSON array with each item's value (null when
+ * undefined): values that are JSON themselves (a list of objects) are written as
+ * JSON.stringify writes them, instead of each being quoted and escaped as the text of an
+ * array element, and read back element by element (json_array_elements).
  */
 export interface StagingColumn {
   readonly values: string;
   readonly index?: string;
+  readonly json?: boolean;
 }
 
 /**

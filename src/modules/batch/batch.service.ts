@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
 import { page } from '../../lib/pagination.ts';
 import * as repo from './batch.repository.ts';
-import { copyArray } from '../../db/copy.ts';
+import { copyArray, copyValue } from '../../db/copy.ts';
 import type { BatchKind, BatchRegistry, StagedValue, Staging } from './batch.kinds.ts';
 
 export interface BatchLimits {
@@ -123,11 +123,15 @@ export async function submitBatch(
   return { batchId: batches.map((b) => b.id) };
 }
 
+/** A staged value of a column that is not `json`. */
+type Scalar = string | number | boolean | null | undefined;
+
 /**
  * A staged batch's rows as COPY text: one line per chunk of `chunkSize` items (the worker
  * applies the same chunks, since the batch row keeps that size), with batch_seq, the
  * chunk's number, then one array per staging column of the values the items' actions
- * `stage`, or the chunk's distinct values and each item's place among them (1-based).
+ * `stage`, or the chunk's distinct values and each item's place among them (1-based), or
+ * for a `json` column one JSON array of the values (JSON.stringify writes undefined as null).
  */
 export function stagingText(kind: BatchKind, staging: Staging, seq: number, items: BatchItem[], chunkSize: number): string {
   const stage = new Map(kind.actions.map((a) => [a.name, a.stage!]));
@@ -158,7 +162,7 @@ export function stagingText(kind: BatchKind, staging: Staging, seq: number, item
     }
     text += `${seq}\t${chunk}`;
     for (let c = 0; c < width; c++) {
-      text += `\t${copyArray(values[c]!)}`;
+      text += `\t${staging.columns[c]!.json ? copyValue(JSON.stringify(values[c]!)) : copyArray(values[c]! as Scalar[])}`;
       if (seen[c]) text += `\t${copyArray(places[c]!)}`;
     }
     text += '\n';

@@ -75,10 +75,10 @@ const stageProduct = (i: ProductItem): readonly StagedValue[] => [
   i.brandInternalCode,
   i.categoryInternalCode,
   i.image,
-  i.images === undefined ? null : JSON.stringify(i.images),
+  i.images,
   i.ean,
   i.enabled,
-  i.displayProducts === undefined ? null : JSON.stringify(i.displayProducts),
+  i.displayProducts,
   (i.description === undefined ? 0 : repo.SENT.description) | (i.image === undefined ? 0 : repo.SENT.image) | (i.ean === undefined ? 0 : repo.SENT.ean),
 ];
 
@@ -90,10 +90,10 @@ const productOf = (r: repo.StagedProduct): ProductItem => ({
   brandInternalCode: r.brand,
   categoryInternalCode: r.category,
   ...(r.sent & repo.SENT.image ? { image: r.image } : {}),
-  ...(r.images_json === null ? {} : { images: JSON.parse(r.images_json) as string[] }),
+  ...(r.images === null ? {} : { images: r.images }),
   ...(r.enabled === null ? {} : { enabled: r.enabled }),
   ...(r.sent & repo.SENT.ean ? { ean: r.ean } : {}),
-  ...(r.display_products === null ? {} : { displayProducts: JSON.parse(r.display_products) as ProductItem['displayProducts'] }),
+  ...(r.display_products === null ? {} : { displayProducts: r.display_products as ProductItem['displayProducts'] }),
 });
 
 /** A batch's items, in order (the kind has one action, so its runs are one). */

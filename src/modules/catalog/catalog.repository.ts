@@ -79,10 +79,10 @@ export const productItemsStaging = {
     { values: 'brands', index: 'brand_ix' },
     { values: 'categories', index: 'category_ix' },
     { values: 'image_urls' },
-    { values: 'images_json' },
+    { values: 'images', json: true },
     { values: 'eans' },
     { values: 'enabled' },
-    { values: 'display_products' },
+    { values: 'display_products', json: true },
     { values: 'sent' },
   ],
 } as const;
@@ -97,21 +97,29 @@ export interface StagedProduct {
   brand: string;
   category: string;
   image: string | null;
-  images_json: string | null;
+  images: string[] | null;
   ean: string | null;
   enabled: boolean | null;
-  display_products: string | null;
+  display_products: unknown[] | null;
   sent: number;
 }
+
+/**
+ * A chunk's items, one row each, in order: the arrays and the json arrays (images,
+ * display_products) zipped by place (ROWS FROM), a JSON null where an item sent nothing.
+ */
+const itemsOfChunk = sql`rows from (
+      unnest(c.codes), unnest(c.names), unnest(c.descriptions), unnest(c.brand_ix), unnest(c.category_ix), unnest(c.image_urls),
+      json_array_elements(c.images), unnest(c.eans), unnest(c.enabled), json_array_elements(c.display_products), unnest(c.sent))
+    with ordinality as o(code, name, description, bx, cx, image, images, ean, enabled, display_products, sent, n)`;
 
 /** A staged batch's items, in order. */
 export async function readStagedProducts(db: Kysely<DB>, batchSeq: number): Promise<StagedProduct[]> {
   const result = await sql<StagedProduct>`
     select o.code, o.name, o.description, c.brands[o.bx] as brand, c.categories[o.cx] as category,
-      o.image, o.images_json, o.ean, o.enabled, o.display_products, o.sent
+      o.image, nullif(o.images::text, 'null')::json as images, o.ean, o.enabled, nullif(o.display_products::text, 'null')::json as display_products, o.sent
     from batch_product_chunks c
-    cross join lateral unnest(c.codes, c.names, c.descriptions, c.brand_ix, c.category_ix, c.image_urls, c.images_json, c.eans, c.enabled, c.display_products, c.sent)
-      with ordinality as o(code, name, description, bx, cx, image, images_json, ean, enabled, display_products, sent, n)
+    cross join lateral ${itemsOfChunk}
     where c.batch_seq = ${batchSeq}
     order by c.chunk, o.n`.execute(db);
   return result.rows;
@@ -169,22 +177,21 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
       from batch_product_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
     input as (
       select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.description, o.bx, o.cx, c.brand_ids[o.bx] as brand_id, c.category_ids[o.cx] as category_id,
-        o.image, o.images_json, o.ean, o.enabled, o.display_products, o.sent
+        o.image, nullif(o.images::text, 'null') as images, o.ean, o.enabled, nullif(o.display_products::text, 'null') as display_products, o.sent
       from chunk c
-      cross join lateral unnest(c.codes, c.names, c.descriptions, c.brand_ix, c.category_ix, c.image_urls, c.images_json, c.eans, c.enabled, c.display_products, c.sent)
-        with ordinality as o(code, name, description, bx, cx, image, images_json, ean, enabled, display_products, sent, n)
+      cross join lateral ${itemsOfChunk}
       where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
     valid as (select * from input where brand_id is not null and category_id is not null),
     twice as (select code from valid group by code having count(*) > 1),
     rows as (
       select code, name, brand_id, category_id, description, sent & 1 <> 0 as has_description, image, sent & 2 <> 0 as has_image,
-        images_json, ean, sent & 4 <> 0 as has_ean, enabled, display_products
+        images, ean, sent & 4 <> 0 as has_ean, enabled, display_products
       from valid where code not in (select code from twice)
       union all
       select code, (array_agg(name order by idx desc))[1], (array_agg(brand_id order by idx desc))[1], (array_agg(category_id order by idx desc))[1],
         (array_agg(description order by idx desc) filter (where sent & 1 <> 0))[1], bool_or(sent & 1 <> 0),
         (array_agg(image order by idx desc) filter (where sent & 2 <> 0))[1], bool_or(sent & 2 <> 0),
-        (array_agg(images_json order by idx desc) filter (where images_json is not null))[1],
+        (array_agg(images order by idx desc) filter (where images is not null))[1],
         (array_agg(ean order by idx desc) filter (where sent & 4 <> 0))[1], bool_or(sent & 4 <> 0),
         (array_agg(enabled order by idx desc) filter (where enabled is not null))[1],
         (array_agg(display_products order by idx desc) filter (where display_products is not null))[1]
@@ -194,7 +201,7 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
       select ${supplierId}, r.code, r.name, r.brand_id, r.category_id,
         case when r.has_description then r.description else p.description end,
         case when r.has_image then r.image else p.image end,
-        case when r.images_json is null then coalesce(p.images, '{}') else array(select json_array_elements_text(r.images_json::json)) end,
+        case when r.images is null then coalesce(p.images, '{}') else array(select json_array_elements_text(r.images::json)) end,
         case when r.has_ean then r.ean else p.ean end,
         coalesce(r.enabled, p.enabled, true),
         coalesce(r.display_products::jsonb, p.display_products, '[]')
@@ -214,7 +221,7 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
       select distinct ${supplierId}::bigint, u.url from (
         select image as url from rows where image is not null
         union all
-        select json_array_elements_text(images_json::json) from rows where images_json is not null) u
+        select json_array_elements_text(images::json) from rows where images is not null) u
       order by u.url
       on conflict (supplier_id, url) do nothing)
     select w.existing, f.idx, f.brand, f.category, f.brand_known
