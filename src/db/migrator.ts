@@ -26,6 +26,7 @@ import * as m0027 from './migrations/0027_batches_pending_seq.ts';
 import * as m0028 from './migrations/0028_order_storage.ts';
 import * as m0029 from './migrations/0029_product_keys_by_supplier.ts';
 import * as m0030 from './migrations/0030_batch_product_chunks.ts';
+import * as m0031 from './migrations/0031_batch_store_chunks.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0028_order_storage': m0028,
   '0029_product_keys_by_supplier': m0029,
   '0030_batch_product_chunks': m0030,
+  '0031_batch_store_chunks': m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

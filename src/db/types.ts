@@ -130,6 +130,33 @@ export interface BatchProductChunksTable {
   sent: number[];
 }
 
+/** POST /batch/store's staged items, a row per chunk (migration 0031); one element per item unless named. */
+export interface BatchStoreChunksTable {
+  batch_seq: number;
+  chunk: number;
+  codes: string[];
+  names: string[];
+  legal_names: (string | null)[];
+  legal_ids: (string | null)[];
+  owner_names: (string | null)[];
+  phones: (string | null)[];
+  emails: (string | null)[];
+  enabled: (boolean | null)[];
+  /** json: one array with each item's addresses (null when not sent). */
+  addresses: ColumnType<(unknown[] | null)[], string, string>;
+  /** numeric[], as exact decimal strings. */
+  drop_sizes: (string | null)[];
+  /** The chunk's price list codes, each once (null too); price_list_ix is each item's 1-based place among them. */
+  price_lists: (string | null)[];
+  price_list_ix: number[];
+  stock_groupers: (string | null)[];
+  stock_grouper_ix: number[];
+  /** json: one array with each item's promotionGrouperCodes (null when not sent). */
+  promotion_groupers: ColumnType<(string[] | null)[], string, string>;
+  /** Which fields the item sent, null included (migration 0031). */
+  sent: number[];
+}
+
 export interface BatchPriceChunksTable {
   batch_seq: number;
   /** The chunk's number in its batch: its first item is chunk × the batch's chunk_size. */
@@ -638,6 +665,7 @@ export interface DB {
   batch_item_results: BatchItemResultsTable;
   batch_price_chunks: BatchPriceChunksTable;
   batch_product_chunks: BatchProductChunksTable;
+  batch_store_chunks: BatchStoreChunksTable;
   brands: BrandsTable;
   categories: CategoriesTable;
   products: ProductsTable;

@@ -6,7 +6,9 @@ import * as batchItemRuns from '../../src/db/migrations/0010_batch_item_runs.ts'
 import * as batchStaging from '../../src/db/migrations/0023_batch_staging.ts';
 import * as batchChunks from '../../src/db/migrations/0026_batch_price_chunks.ts';
 import * as productChunks from '../../src/db/migrations/0030_batch_product_chunks.ts';
+import * as storeChunks from '../../src/db/migrations/0031_batch_store_chunks.ts';
 import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
+import { storeBatchKind } from '../../src/modules/stores/stores.batch.ts';
 import { priceListBatchKind } from '../../src/modules/pricelists/pricelists.batch.ts';
 import { loadItems } from '../../src/modules/batch/batch.repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -147,6 +149,61 @@ describe('0030: product batches staged by chunk', () => {
     expect(moved.items).toBeNull();
     expect(await productBatchKind.staging!.items(db, moved.seq, moved.actions)).toEqual(items);
     // A finished batch keeps its JSON, which the detail reads.
+    expect(byId.get(batches[1]!.id)!.items).toEqual(items.map((i) => i.item));
+  });
+});
+
+describe('0031: store batches staged by chunk', () => {
+  it('moves the items of unfinished store batches into chunk rows that read back the same, and leaves finished ones their JSON', async () => {
+    const db = database.db;
+    // Back to the shape before 0031: store items as JSON in the batch row.
+    await sql`drop table batch_store_chunks`.execute(db);
+    const supplier = await sql<{ id: number }>`insert into suppliers (code, name) values ('MIG31', 'Migration 31') returning id`.execute(db);
+    const items = [
+      {
+        internalCode: 'S-1',
+        name: 'every field',
+        legalName: 'L',
+        legalId: 'I',
+        ownerName: 'O',
+        phone: '+573001234567',
+        email: 'a@example.com',
+        enabled: false,
+        addresses: [{ street: 'Calle "1"', city: 'Cali', latitude: 3.45, default: true }],
+        priceListCode: 'PL',
+        stockGrouperCode: 'G',
+        promotionGrouperCodes: ['P1', 'P2'],
+        settings: { dropSize: 1500.25 },
+      },
+      { internalCode: 'S-2 ñ "q"\ttab', name: 'nothing sent' },
+      { internalCode: 'S-3', name: 'nulls sent', legalName: null, phone: null, priceListCode: null, stockGrouperCode: null, promotionGrouperCodes: [], settings: { dropSize: null } },
+      { internalCode: 'S-4', name: 'empty settings', addresses: [], settings: {} },
+    ].map((item) => ({ action: 'upsert', item }));
+    // The unfinished batch in chunks of 3: two chunk rows, the second shorter.
+    const batches = [
+      { id: randomUUID(), finished: false, chunk: 3 },
+      { id: randomUUID(), finished: true, chunk: 2500 },
+    ];
+    for (const b of batches) {
+      await sql`insert into batches (id, supplier_id, endpoint, items, actions, total, chunk_size, finished_at)
+                values (${b.id}, ${supplier.rows[0]!.id}, '/batch/store', ${JSON.stringify(items.map((i) => i.item))}, ${JSON.stringify([['upsert', 4]])}, 4, ${b.chunk},
+                        ${b.finished ? sql`now()` : null})`.execute(db);
+    }
+
+    await storeChunks.up(db);
+
+    const chunks = await sql<{ id: string; chunk: number; n: number }>`
+      select b.id, c.chunk, cardinality(c.codes) as n from batch_store_chunks c join batches b on b.seq = c.batch_seq
+      where b.id = any(${batches.map((b) => b.id)}::uuid[]) order by b.seq, c.chunk`.execute(db);
+    expect(chunks.rows.map((r) => [r.id, r.chunk, r.n])).toEqual([
+      [batches[0]!.id, 0, 3],
+      [batches[0]!.id, 1, 1],
+    ]);
+    const stored = await sql<{ id: string; seq: number; items: unknown; actions: [string, number][] }>`select id, seq, items, actions from batches where id = any(${batches.map((b) => b.id)}::uuid[])`.execute(db);
+    const byId = new Map(stored.rows.map((r) => [r.id, r]));
+    const moved = byId.get(batches[0]!.id)!;
+    expect(moved.items).toBeNull();
+    expect(await storeBatchKind.staging!.items(db, moved.seq, moved.actions)).toEqual(items);
     expect(byId.get(batches[1]!.id)!.items).toEqual(items.map((i) => i.item));
   });
 });

@@ -1,14 +1,19 @@
-// How a chunk of stores is written: a plain INSERT first while the supplier's codes have
-// been new, the upsert in a savepoint when one exists (writeStores, src/db/insert-first.ts).
+// How a chunk of stores is written from its staging row: a plain INSERT first while the
+// supplier's codes have been new, the upsert in a savepoint when one exists
+// (writeStagedStores, src/db/insert-first.ts).
 // Whatever the path, the rows must be exactly those of applying every item one after
 // another; chunks of 3 put new and existing codes in every order within and across chunks.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stageItems } from '../../src/modules/batch/batch.repository.ts';
+import { stagingText } from '../../src/modules/batch/batch.service.ts';
+import { storeBatchKind } from '../../src/modules/stores/stores.batch.ts';
 import * as repo from '../../src/modules/stores/stores.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
 
 let t: TestApp;
+const staging = storeBatchKind.staging!;
 beforeAll(async () => {
   t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
 });
@@ -128,19 +133,24 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
   it('both forms of the write give a new code the same row, and say whether every code was new', async () => {
     const a = await newSupplier();
     const b = await newSupplier();
-    const none = { legal_name: null, has_legal_name: false, legal_id: null, has_legal_id: false, owner_name: null, has_owner_name: false, phone: null, has_phone: false, email: null, has_email: false };
-    const rows: repo.StoreRow[] = [
-      {
-        code: 'F-1', name: 'every field', legal_name: 'L', has_legal_name: true, legal_id: 'I', has_legal_id: true, owner_name: 'O', has_owner_name: true,
-        phone: '+573001234567', has_phone: true, email: 'f@example.com', has_email: true, enabled: false, addresses: [address(1)], drop_size: 12.5, has_drop_size: true,
-      },
-      { code: 'F-2', name: 'nothing sent', ...none, enabled: null, addresses: null, drop_size: null, has_drop_size: false },
-      { code: 'F-3', name: 'nulls sent', ...none, has_legal_name: true, has_phone: true, enabled: true, addresses: [], drop_size: null, has_drop_size: true },
+    const items: Item[] = [
+      st('F-1', { name: 'every field', legalName: 'L', legalId: 'I', ownerName: 'O', phone: '+573001234567', email: 'f@example.com', enabled: false, addresses: [address(1)], settings: { dropSize: 12.5 } }),
+      st('F-2', { name: 'nothing sent' }),
+      st('F-3', { name: 'nulls sent', legalName: null, phone: null, enabled: true, addresses: [], settings: { dropSize: null } }),
     ];
-    const write = (s: TestSupplier, r: repo.StoreRow[], expectNew: boolean) => t.deps.db.transaction().execute((trx) => repo.writeStores(trx, s.id, r, expectNew));
+    // Each write reads a staging row of its own (a chunk of a batch that exists only there).
+    let seq = 900_000;
+    const write = async (s: TestSupplier, chunk: Item[], expectNew: boolean) => {
+      const staged = ++seq;
+      return t.deps.db.transaction().execute(async (trx) => {
+        await stageItems(trx, staging, [stagingText(storeBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
+        return repo.writeStagedStores(trx, s.id, { batchSeq: staged, chunk: 0, first: 0, from: 0, to: chunk.length }, expectNew);
+      });
+    };
+    const clean = { unresolved: [], links: [] };
     // a: the plain insert; b: the upsert alone.
-    expect(await write(a, rows, true)).toEqual({ allNew: true });
-    expect(await write(b, rows, false)).toEqual({ allNew: true });
+    expect(await write(a, items, true)).toEqual({ allNew: true, ...clean });
+    expect(await write(b, items, false)).toEqual({ allNew: true, ...clean });
     const row = (s: TestSupplier) =>
       t.deps.db
         .selectFrom('stores')
@@ -151,8 +161,22 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
     expect(await row(a)).toEqual(await row(b));
     expect((await row(a)).map((r) => [r.enabled, r.addresses, r.drop_size === null ? null : Number(r.drop_size)])).toEqual([[false, [address(1)], 12.5], [true, [], null], [true, [], null]]);
     // An existing code among new ones: the plain insert gives way, and the answer says so.
-    expect(await write(a, [rows[0]!, { ...rows[1]!, code: 'F-4' }], true)).toEqual({ allNew: false });
-    expect(await write(a, [{ ...rows[1]!, code: 'F-5' }], false)).toEqual({ allNew: true });
+    expect(await write(a, [items[0]!, { ...items[1]!, internalCode: 'F-4' }], true)).toEqual({ allNew: false, ...clean });
+    expect(await write(a, [{ ...items[1]!, internalCode: 'F-5' }], false)).toEqual({ allNew: true, ...clean });
     expect((await row(a)).map((r) => r.internal_code)).toEqual(['F-1', 'F-2', 'F-3', 'F-4', 'F-5']);
+    // Unknown codes fail their item, price list first; the links of the others come back to be written.
+    const plA = (await t.deps.db.selectFrom('price_lists').select('id').where('supplier_id', '=', a.id).where('internal_code', '=', 'PL-A').executeTakeFirstOrThrow()).id;
+    expect(await write(a, [st('F-6', { priceListCode: 'PL-404', stockGrouperCode: 'G-404' }), st('F-7', { promotionGrouperCodes: ['G-404'] }), st('F-8', { priceListCode: 'PL-A' }), st('F-9', { priceListCode: null })], true)).toEqual({
+      allNew: true,
+      unresolved: [
+        { idx: 0, failure: 'price list', code: 'PL-404' },
+        { idx: 1, failure: 'promotion grouper', code: 'G-404' },
+      ],
+      links: [
+        { s: 'F-8', list_sent: true, list: plA, stock_sent: false, stock: null, promotions: null },
+        { s: 'F-9', list_sent: true, list: null, stock_sent: false, stock: null, promotions: null },
+      ],
+    });
+    expect((await row(a)).map((r) => r.internal_code)).toEqual(['F-1', 'F-2', 'F-3', 'F-4', 'F-5', 'F-8', 'F-9']);
   });
 });

@@ -63,10 +63,11 @@ export async function deleteFinishedBatchResults(db: Kysely<DB>, days: number, l
 
 /**
  * The staging tables of the staged batch kinds (batch README, "Staging"): POST
- * /batch/pricelist's and POST /batch/product's, a row per chunk of a batch's items, keyed
- * by (batch_seq, chunk). test/retention checks this list against the kinds declared.
+ * /batch/pricelist's, /batch/product's and /batch/store's, a row per chunk of a batch's
+ * items, keyed by (batch_seq, chunk). test/retention checks this list against the kinds
+ * declared.
  */
-export const STAGING_TABLES = ['batch_price_chunks', 'batch_product_chunks'] as const;
+export const STAGING_TABLES = ['batch_price_chunks', 'batch_product_chunks', 'batch_store_chunks'] as const;
 
 /**
  * The staged items of finished batches, `limit` rows per statement and table, before the

@@ -1,100 +1,108 @@
 // POST /batch/store (upsert only). A store and its links (price list, stock grouper,
 // promotion groupers) are written together; an unknown reference fails the whole item.
+// A staged kind (batch README, "Staging"): its items are a row per chunk in
+// batch_store_chunks, written with COPY when the request is accepted; each chunk's stores
+// are written from its row by one statement (writeStagedStores), and only the link changes
+// of the stores that sent links come back through Node, to be written as before.
+import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
+import type { BatchItem, DB } from '../../db/types.ts';
 import { NewRowsGuess } from '../../db/insert-first.ts';
-import { actionFor, completed, defineBatchKind, failed, type ItemOutcome } from '../batch/batch.kinds.ts';
-import { addStoreLinks, grouperIds, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
-import { priceListIds, upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
+import { actionFor, defineBatchKind, failed, type ActionRuns, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
+import { addStoreLinks, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
+import { upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
 import * as repo from './stores.repository.ts';
 import { StoreBatchBody, StoreInput } from './stores.schemas.ts';
 
 type StoreItem = Static<typeof StoreInput>;
 const action = actionFor(StoreBatchBody);
 
-const unique = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => typeof v === 'string'))];
-const field = <K extends keyof StoreItem>(item: StoreItem, key: K) => ({ value: item[key] ?? null, has: item[key] !== undefined });
-
-/**
- * One item per store code, as if the items had been applied one after another: a later
- * item wins for every field it sends (links and settings.dropSize included), and a field
- * it leaves out keeps what an earlier item of the same run set. Keeping only the last
- * item would lose those fields, but only when both items happen to share a chunk.
- */
-function mergePerStore(items: StoreItem[]): StoreItem[] {
-  const byCode = new Map<string, StoreItem>();
-  for (const item of items) {
-    const earlier = byCode.get(item.internalCode);
-    if (!earlier) {
-      byCode.set(item.internalCode, item);
-      continue;
-    }
-    const merged: StoreItem = { ...earlier, ...item };
-    if (earlier.settings && item.settings) merged.settings = { ...earlier.settings, ...item.settings };
-    byCode.set(item.internalCode, merged);
-  }
-  return [...byCode.values()];
-}
-
 /** Per supplier, whether its last store chunk was all new codes (the next one then tries a plain insert first). */
 const newStores = new NewRowsGuess();
+
+const SENT = repo.STORE_SENT;
+/** The fields of an item that take null to clear (or unlink), with their bit in `sent`. */
+const nullable = ['legalName', 'legalId', 'ownerName', 'phone', 'email', 'priceListCode', 'stockGrouperCode'] as const;
+
+/** An item's staged values, in the order of storeItemsStaging's columns. */
+function stageStore(i: StoreItem): readonly StagedValue[] {
+  let sent = i.settings === undefined ? 0 : SENT.settings;
+  for (const field of nullable) if (i[field] !== undefined) sent |= SENT[field];
+  if (i.settings?.dropSize !== undefined) sent |= SENT.dropSize;
+  return [
+    i.internalCode,
+    i.name,
+    i.legalName,
+    i.legalId,
+    i.ownerName,
+    i.phone,
+    i.email,
+    i.enabled,
+    i.addresses,
+    i.settings?.dropSize,
+    i.priceListCode,
+    i.stockGrouperCode,
+    i.promotionGrouperCodes,
+    sent,
+  ];
+}
+
+/** A staged item as the client sent it (unknown fields dropped by the schema), its fields in the schema's order. */
+function storeOf(r: repo.StagedStore): StoreItem {
+  const has = (bit: number) => (r.sent & bit) !== 0;
+  return {
+    internalCode: r.code,
+    name: r.name,
+    ...(has(SENT.legalName) ? { legalName: r.legal_name } : {}),
+    ...(has(SENT.legalId) ? { legalId: r.legal_id } : {}),
+    ...(has(SENT.ownerName) ? { ownerName: r.owner_name } : {}),
+    ...(has(SENT.phone) ? { phone: r.phone } : {}),
+    ...(has(SENT.email) ? { email: r.email } : {}),
+    ...(r.enabled === null ? {} : { enabled: r.enabled }),
+    ...(r.addresses === null ? {} : { addresses: r.addresses as StoreItem['addresses'] }),
+    ...(has(SENT.priceListCode) ? { priceListCode: r.price_list } : {}),
+    ...(has(SENT.stockGrouperCode) ? { stockGrouperCode: r.stock_grouper } : {}),
+    ...(r.promotion_groupers === null ? {} : { promotionGrouperCodes: r.promotion_groupers }),
+    ...(has(SENT.settings) ? { settings: has(SENT.dropSize) ? { dropSize: r.drop_size === null ? null : Number(r.drop_size) } : {} } : {}),
+  };
+}
+
+/** A batch's items, in order (the kind has one action, so its runs are one). */
+async function stagedStores(db: Kysely<DB>, batchSeq: number, runs: ActionRuns): Promise<BatchItem[]> {
+  const rows = await repo.readStagedStores(db, batchSeq);
+  const total = runs.reduce((n, [, count]) => n + count, 0);
+  if (total !== rows.length) throw new Error(`batch ${batchSeq}: its runs cover ${total} of its ${rows.length} staged items`);
+  return rows.map((r) => ({ action: 'upsert', item: storeOf(r) }));
+}
+
+const failure = {
+  'price list': (code: string) => failed('UNKNOWN_PRICE_LIST', `price list ${code} does not exist`),
+  'stock grouper': (code: string) => failed('UNKNOWN_STOCK_GROUPER', `stock grouper ${code} does not exist`),
+  'promotion grouper': (code: string) => failed('UNKNOWN_GROUPER', `promotion grouper ${code} does not exist`),
+};
+
+/** The links the written stores sent: null unassigns, an id assigns (moving the store), absence keeps the link. */
+async function changeLinks(trx: Transaction<DB>, supplierId: number, links: repo.StoreLinkChange[]) {
+  const lists = links.filter((l) => l.list_sent);
+  await repo.unlinkPriceLists(trx, supplierId, lists.filter((l) => l.list === null).map((l) => l.s));
+  await upsertStoreLinks(trx, supplierId, lists.flatMap((l) => (l.list === null ? [] : [{ l: l.list, s: l.s }])));
+  const stock = links.filter((l) => l.stock_sent);
+  await repo.unlinkStockGroupers(trx, supplierId, stock.filter((l) => l.stock === null).map((l) => l.s));
+  await addStoreLinks(trx, supplierId, 'stock', stock.flatMap((l) => (l.stock === null ? [] : [{ g: l.stock, s: l.s }])));
+  await replacePromotionGroupers(trx, supplierId, links.flatMap((l) => (l.promotions === null ? [] : [{ s: l.s, g: l.promotions }])));
+}
 
 const upsertStores = action({
   name: 'upsert',
   select: (body) => body.upsert,
   code: (item) => item.internalCode,
   key: (item) => item.internalCode,
-  async apply(trx, supplierId, items) {
-    const lists = await priceListIds(trx, supplierId, unique(items.map((i) => i.priceListCode)));
-    const stock = await grouperIds(trx, supplierId, 'stock', unique(items.map((i) => i.stockGrouperCode)));
-    const promo = await grouperIds(trx, supplierId, 'promotion', unique(items.flatMap((i) => i.promotionGrouperCodes ?? [])));
-
-    const outcomes: ItemOutcome[] = items.map((i) => {
-      if (i.priceListCode && !lists.has(i.priceListCode)) return failed('UNKNOWN_PRICE_LIST', `price list ${i.priceListCode} does not exist`);
-      if (i.stockGrouperCode && !stock.has(i.stockGrouperCode)) return failed('UNKNOWN_STOCK_GROUPER', `stock grouper ${i.stockGrouperCode} does not exist`);
-      const missing = (i.promotionGrouperCodes ?? []).find((c) => !promo.has(c));
-      if (missing !== undefined) return failed('UNKNOWN_GROUPER', `promotion grouper ${missing} does not exist`);
-      return completed;
-    });
-    // A failed item writes nothing; the valid ones merge per store code.
-    const valid = mergePerStore(items.filter((_, n) => outcomes[n] === completed));
-
-    const rows = valid.map((i): repo.StoreRow => {
-      const [legalName, legalId, ownerName, phone, email] = (['legalName', 'legalId', 'ownerName', 'phone', 'email'] as const).map((k) => field(i, k));
-      return {
-        code: i.internalCode,
-        name: i.name,
-        legal_name: legalName!.value as string | null,
-        has_legal_name: legalName!.has,
-        legal_id: legalId!.value as string | null,
-        has_legal_id: legalId!.has,
-        owner_name: ownerName!.value as string | null,
-        has_owner_name: ownerName!.has,
-        phone: phone!.value as string | null,
-        has_phone: phone!.has,
-        email: email!.value as string | null,
-        has_email: email!.has,
-        enabled: i.enabled ?? null,
-        addresses: i.addresses ?? null,
-        // settings: {} leaves dropSize out, so it keeps its value like any absent field.
-        drop_size: i.settings?.dropSize ?? null,
-        has_drop_size: i.settings?.dropSize !== undefined,
-      };
-    });
-    newStores.saw(supplierId, await repo.writeStores(trx, supplierId, rows, newStores.expectNew(supplierId)));
-
-    // Links: null unassigns, a code assigns (moving the store), absence keeps the link.
-    const withList = valid.filter((i) => i.priceListCode !== undefined);
-    await repo.unlinkPriceLists(trx, supplierId, withList.filter((i) => i.priceListCode === null).map((i) => i.internalCode));
-    await upsertStoreLinks(trx, supplierId, withList.filter((i) => i.priceListCode).map((i) => ({ l: lists.get(i.priceListCode!)!, s: i.internalCode })));
-    const withStock = valid.filter((i) => i.stockGrouperCode !== undefined);
-    await repo.unlinkStockGroupers(trx, supplierId, withStock.filter((i) => i.stockGrouperCode === null).map((i) => i.internalCode));
-    await addStoreLinks(trx, supplierId, 'stock', withStock.filter((i) => i.stockGrouperCode).map((i) => ({ g: stock.get(i.stockGrouperCode!)!, s: i.internalCode })));
-    await replacePromotionGroupers(
-      trx,
-      supplierId,
-      valid.filter((i) => i.promotionGrouperCodes !== undefined).map((i) => ({ s: i.internalCode, g: i.promotionGrouperCodes!.map((c) => promo.get(c)!) })),
-    );
-    return outcomes;
+  stage: stageStore,
+  async applyStaged(trx, supplierId, run) {
+    const written = await repo.writeStagedStores(trx, supplierId, run, newStores.expectNew(supplierId));
+    newStores.saw(supplierId, written);
+    await changeLinks(trx, supplierId, written.links);
+    return written.unresolved.map((u): PlacedOutcome => ({ idx: u.idx, outcome: failure[u.failure](u.code) }));
   },
 });
 
@@ -106,5 +114,6 @@ export const storeBatchKind = defineBatchKind({
     tags: ['stores'],
     summary: 'Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)',
   },
+  staging: { ...repo.storeItemsStaging, items: stagedStores },
   actions: () => [upsertStores],
 });

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { insertElseUpsertStatement, type RowsWritten } from '../../db/insert-first.ts';
-import { containsText, textIn, byCode, noRow, rowByCode } from '../../db/sql.ts';
+import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
+import type { StagedRun } from '../batch/batch.kinds.ts';
+import { containsText, textIn, byCode, idsOf, noRow, rowByCode } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -17,72 +18,237 @@ export async function existingStoreCodes(db: Executor, supplierId: number, codes
   return new Set(rows.map((r) => r.internal_code));
 }
 
-export interface StoreRow {
+/**
+ * POST /batch/store's staging table (migration 0031): a row per chunk of a batch, the
+ * items' values as arrays, price list and stock grouper codes once per chunk, addresses
+ * and promotion grouper codes as one JSON array each. The batch engine writes it with
+ * COPY when it accepts a request (batch README, "Staging"). `sent` says which of the
+ * fields that take null to clear (or unlink) an item sent (STORE_SENT).
+ */
+export const storeItemsStaging = {
+  table: 'batch_store_chunks',
+  columns: [
+    { values: 'codes' },
+    { values: 'names' },
+    { values: 'legal_names' },
+    { values: 'legal_ids' },
+    { values: 'owner_names' },
+    { values: 'phones' },
+    { values: 'emails' },
+    { values: 'enabled' },
+    { values: 'addresses', json: true },
+    { values: 'drop_sizes' },
+    { values: 'price_lists', index: 'price_list_ix' },
+    { values: 'stock_groupers', index: 'stock_grouper_ix' },
+    { values: 'promotion_groupers', json: true },
+    { values: 'sent' },
+  ],
+} as const;
+
+/** The bits of `sent`. */
+export const STORE_SENT = {
+  legalName: 1,
+  legalId: 2,
+  ownerName: 4,
+  phone: 8,
+  email: 16,
+  dropSize: 32,
+  priceListCode: 64,
+  stockGrouperCode: 128,
+  settings: 256,
+} as const;
+
+export interface StagedStore {
   code: string;
   name: string;
   legal_name: string | null;
-  has_legal_name: boolean;
   legal_id: string | null;
-  has_legal_id: boolean;
   owner_name: string | null;
-  has_owner_name: boolean;
   phone: string | null;
-  has_phone: boolean;
   email: string | null;
-  has_email: boolean;
   enabled: boolean | null;
   addresses: unknown[] | null;
-  drop_size: number | null;
-  has_drop_size: boolean;
+  /** Exact decimal text. */
+  drop_size: string | null;
+  price_list: string | null;
+  stock_grouper: string | null;
+  promotion_groupers: string[] | null;
+  sent: number;
+}
+
+/** A chunk's items, one row each, in order: the arrays and the json arrays zipped by place (ROWS FROM). */
+const storesOfChunk = sql`rows from (
+      unnest(c.codes), unnest(c.names), unnest(c.legal_names), unnest(c.legal_ids), unnest(c.owner_names), unnest(c.phones), unnest(c.emails),
+      unnest(c.enabled), json_array_elements(c.addresses), unnest(c.drop_sizes), unnest(c.price_list_ix), unnest(c.stock_grouper_ix),
+      json_array_elements(c.promotion_groupers), unnest(c.sent))
+    with ordinality as o(code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, lx, gx, promotion_groupers, sent, n)`;
+
+/** A staged batch's items, in order. */
+export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promise<StagedStore[]> {
+  const result = await sql<StagedStore>`
+    select o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
+      nullif(o.addresses::text, 'null')::json as addresses, o.drop_size::text as drop_size,
+      c.price_lists[o.lx] as price_list, c.stock_groupers[o.gx] as stock_grouper,
+      nullif(o.promotion_groupers::text, 'null')::json as promotion_groupers, o.sent
+    from batch_store_chunks c
+    cross join lateral ${storesOfChunk}
+    where c.batch_seq = ${batchSeq}
+    order by c.chunk, o.n`.execute(db);
+  return result.rows;
+}
+
+/** Why a staged store item failed: the first code it names that the supplier does not have. */
+export interface UnresolvedStore {
+  idx: number;
+  failure: 'price list' | 'stock grouper' | 'promotion grouper';
+  code: string;
 }
 
 /**
- * Writes a chunk of stores, each code once (the caller merges a chunk's items per code),
- * absent fields keeping their value. With `expectNew` a plain INSERT is tried first and
- * the upsert does the work only when a code exists (`insertElseUpsertStatement`); answers whether
- * every code was new, the caller's guess for its next chunk.
+ * The links a written store's items sent: when `list_sent`, its price list becomes `list`
+ * (null: none); when `stock_sent`, its stock grouper becomes `stock` (null: none); when
+ * `promotions` is not null, its promotion groupers become those. What was not sent stays.
  */
-export async function writeStores(trx: Transaction<DB>, supplierId: number, rows: StoreRow[], expectNew: boolean): Promise<RowsWritten> {
-  if (rows.length === 0) return { allNew: true };
-  const json = JSON.stringify(rows);
-  return insertElseUpsertStatement(trx, 'stores_insert', expectNew, (upsert) => storesStatement(supplierId, json, upsert));
+export interface StoreLinkChange {
+  s: string;
+  list_sent: boolean;
+  list: number | null;
+  stock_sent: boolean;
+  stock: number | null;
+  promotions: number[] | null;
 }
 
-// One statement in two forms, so a new code gets the same row from both. The upsert merges
-// the fields left out with the current row, read in the SELECT (a probe per row,
-// rowByCode), which is safe because batches that write the same store apply one at a time
-// (their key ranges meet, batch README "Ordering"); chunks applied side by side write
-// different stores. The plain insert joins a relation that is empty by construction in its
-// place, so every s.* is null and each column gets what the upsert gives a code that names
-// nothing. The upsert answers, per row, whether it was inserted (xmax = 0). The addresses
-// are read from the record set as json and cast: the record set's own conversion of a
-// nested value to jsonb cost PostgreSQL a fifth of the plain insert (docs/benchmarks.md).
-const storesStatement = (supplierId: number, json: string, upsert: boolean) => sql`
-    insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size)
-    select ${supplierId}, r.code, r.name,
-      case when r.has_legal_name then r.legal_name else s.legal_name end,
-      case when r.has_legal_id then r.legal_id else s.legal_id end,
-      case when r.has_owner_name then r.owner_name else s.owner_name end,
-      case when r.has_phone then r.phone else s.phone end,
-      case when r.has_email then r.email else s.email end,
-      coalesce(r.enabled, s.enabled, true),
-      coalesce(r.addresses::jsonb, s.addresses, '[]'),
-      case when r.has_drop_size then r.drop_size else s.drop_size end
-    from json_to_recordset(${json}::json) as r(
-      code text, name text, legal_name text, has_legal_name boolean, legal_id text, has_legal_id boolean,
-      owner_name text, has_owner_name boolean, phone text, has_phone boolean, email text, has_email boolean,
-      enabled boolean, addresses json, drop_size numeric, has_drop_size boolean)
-    ${upsert ? rowByCode('stores', 's', supplierId, sql.ref('r.code')) : noRow('stores', 's')}
-    ${
-      upsert
-        ? sql`on conflict (supplier_id, internal_code) do update set
-      name = excluded.name, legal_name = excluded.legal_name, legal_id = excluded.legal_id,
-      owner_name = excluded.owner_name, phone = excluded.phone, email = excluded.email,
-      enabled = excluded.enabled, addresses = excluded.addresses, drop_size = excluded.drop_size,
-      updated_at = now()
-    returning xmax = 0 as inserted`
-        : sql``
-    }`;
+export interface StoreWrite extends RowsWritten {
+  unresolved: UnresolvedStore[];
+  links: StoreLinkChange[];
+}
+
+/**
+ * Writes the staged stores [from, to) of a batch (`run`) by one statement, with `expectNew`
+ * a plain INSERT first (`insertElseUpsert`). Answers the items that named a price list or
+ * grouper the supplier does not have (nothing of them is written), and the link changes of
+ * the stores written, one per store that sent any (the caller applies them).
+ */
+export function writeStagedStores(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<StoreWrite> {
+  return insertElseUpsert(
+    trx,
+    'stores_insert',
+    expectNew,
+    () => writeStores(trx, supplierId, run, false),
+    () => writeStores(trx, supplierId, run, true),
+  );
+}
+
+const bit = (name: keyof typeof STORE_SENT) => sql.lit(STORE_SENT[name]);
+
+// The statement, in the order it reads:
+// - chunk: the staging row, with the ids of the price list and stock grouper codes it
+//   names, each resolved once; materialized, so never once per item.
+// - input: the run's items, each with its batch index and those ids; promotion: the ids
+//   of the promotion grouper codes the run names, each once (an item's, in its order, as
+//   JSON text: arrays of different lengths cannot be aggregated as arrays).
+// - checked: each item's first unknown code (price list, then stock grouper, then its
+//   promotion groupers in order); such an item writes nothing.
+// - rows: one row per code, as if the valid items had been applied one after another (a
+//   later item wins for every field it sends, a field it leaves out keeps what an earlier
+//   item sent); codes named once are taken as they are, only the others aggregated.
+// - written: the insert. The upsert reads each code's current row (rowByCode) and keeps
+//   the fields left out; the plain insert joins an empty relation in its place (noRow), so
+//   a new code gets the same row from both. The upsert answers whether each row was new.
+// The answer is one row: how many rows existed, the failures, and the link changes (links
+// are kept by store code, in their own tables, and one change replaces what another
+// statement's delete removes, so the caller writes them in statements of their own).
+// Safe beside other writes: batches that write the same codes apply one at a time (their
+// key ranges meet, batch README "Ordering"); chunks applied side by side write different
+// stores.
+async function writeStores(trx: Transaction<DB>, supplierId: number, run: StagedRun, upsert: boolean): Promise<StoreWrite> {
+  const result = await sql<{ existing: number; unresolved: UnresolvedStore[] | null; links: StoreLinkChange[] | null }>`
+    with chunk as materialized (
+      select c.*, ${idsOf('price_lists', supplierId, sql`c.price_lists`)} as list_ids,
+        array(select (select g.id from groupers g where g.supplier_id = ${supplierId} and g.kind = 'stock' and g.internal_code = u.code)
+              from unnest(c.stock_groupers) with ordinality as u(code, n) order by u.n) as stock_ids
+      from batch_store_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
+    input as (
+      select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
+        nullif(o.addresses::text, 'null') as addresses, o.drop_size, c.price_lists[o.lx] as list_code, c.list_ids[o.lx] as list_id,
+        c.stock_groupers[o.gx] as stock_code, c.stock_ids[o.gx] as stock_id, nullif(o.promotion_groupers::text, 'null')::json as promotion_codes, o.sent
+      from chunk c
+      cross join lateral ${storesOfChunk}
+      where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
+    promotion as (
+      select p.code, (select g.id from groupers g where g.supplier_id = ${supplierId} and g.kind = 'promotion' and g.internal_code = p.code) as id
+      from (select distinct x.code from input i cross join lateral json_array_elements_text(i.promotion_codes) as x(code) where i.promotion_codes is not null) p),
+    checked as (
+      select i.*,
+        case
+          when i.list_code is not null and i.list_id is null then 'price list'
+          when i.stock_code is not null and i.stock_id is null then 'stock grouper'
+        end as failed,
+        case
+          when i.list_code is not null and i.list_id is null then i.list_code
+          when i.stock_code is not null and i.stock_id is null then i.stock_code
+        end as failed_code,
+        case when i.promotion_codes is null then null else
+          (select x.code from json_array_elements_text(i.promotion_codes) with ordinality as x(code, n)
+           join promotion p on p.code = x.code where p.id is null order by x.n limit 1) end as unknown_promotion,
+        case when i.promotion_codes is null then null else
+          coalesce((select json_agg(p.id order by x.n) from json_array_elements_text(i.promotion_codes) with ordinality as x(code, n)
+                    join promotion p on p.code = x.code)::text, '[]') end as promotion_ids
+      from input i),
+    valid as (select * from checked where failed is null and unknown_promotion is null),
+    twice as (select code from valid group by code having count(*) > 1),
+    rows as (
+      select code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, list_id, stock_id, promotion_ids, sent
+      from valid where code not in (select code from twice)
+      union all
+      select code, (array_agg(name order by idx desc))[1],
+        (array_agg(legal_name order by idx desc) filter (where sent & ${bit('legalName')} <> 0))[1],
+        (array_agg(legal_id order by idx desc) filter (where sent & ${bit('legalId')} <> 0))[1],
+        (array_agg(owner_name order by idx desc) filter (where sent & ${bit('ownerName')} <> 0))[1],
+        (array_agg(phone order by idx desc) filter (where sent & ${bit('phone')} <> 0))[1],
+        (array_agg(email order by idx desc) filter (where sent & ${bit('email')} <> 0))[1],
+        (array_agg(enabled order by idx desc) filter (where enabled is not null))[1],
+        (array_agg(addresses order by idx desc) filter (where addresses is not null))[1],
+        (array_agg(drop_size order by idx desc) filter (where sent & ${bit('dropSize')} <> 0))[1],
+        (array_agg(list_id order by idx desc) filter (where sent & ${bit('priceListCode')} <> 0))[1],
+        (array_agg(stock_id order by idx desc) filter (where sent & ${bit('stockGrouperCode')} <> 0))[1],
+        (array_agg(promotion_ids order by idx desc) filter (where promotion_ids is not null))[1],
+        bit_or(sent)
+      from valid where code in (select code from twice) group by code),
+    written as (
+      insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size)
+      select ${supplierId}, r.code, r.name,
+        case when r.sent & ${bit('legalName')} <> 0 then r.legal_name else s.legal_name end,
+        case when r.sent & ${bit('legalId')} <> 0 then r.legal_id else s.legal_id end,
+        case when r.sent & ${bit('ownerName')} <> 0 then r.owner_name else s.owner_name end,
+        case when r.sent & ${bit('phone')} <> 0 then r.phone else s.phone end,
+        case when r.sent & ${bit('email')} <> 0 then r.email else s.email end,
+        coalesce(r.enabled, s.enabled, true),
+        coalesce(r.addresses::jsonb, s.addresses, '[]'),
+        case when r.sent & ${bit('dropSize')} <> 0 then r.drop_size else s.drop_size end
+      from rows r
+      ${upsert ? rowByCode('stores', 's', supplierId, sql.ref('r.code')) : noRow('stores', 's')}
+      ${
+        upsert
+          ? sql`on conflict (supplier_id, internal_code) do update set
+        name = excluded.name, legal_name = excluded.legal_name, legal_id = excluded.legal_id,
+        owner_name = excluded.owner_name, phone = excluded.phone, email = excluded.email,
+        enabled = excluded.enabled, addresses = excluded.addresses, drop_size = excluded.drop_size,
+        updated_at = now()
+      returning xmax = 0 as inserted`
+          : sql``
+      })
+    select ${upsert ? sql`(select count(*) from written where not inserted)::int` : sql`0`} as existing,
+      (select json_agg(json_build_object('idx', idx, 'failure', coalesce(failed, 'promotion grouper'), 'code', coalesce(failed_code, unknown_promotion)) order by idx)
+       from checked where failed is not null or unknown_promotion is not null) as unresolved,
+      (select json_agg(json_build_object('s', code,
+          'list_sent', sent & ${bit('priceListCode')} <> 0, 'list', list_id,
+          'stock_sent', sent & ${bit('stockGrouperCode')} <> 0, 'stock', stock_id,
+          'promotions', promotion_ids::json))
+       from rows where sent & ${sql.lit(STORE_SENT.priceListCode | STORE_SENT.stockGrouperCode)} <> 0 or promotion_ids is not null) as links`.execute(trx);
+  const row = result.rows[0]!;
+  return { allNew: row.existing === 0, unresolved: row.unresolved ?? [], links: row.links ?? [] };
+}
 
 export async function findStore(db: Executor, supplierId: number, code: string) {
   return db.selectFrom('stores').selectAll().where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();
