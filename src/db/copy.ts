@@ -9,9 +9,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from './types.ts';
 
-/** The rows of one COPY, as the text lines PostgreSQL reads (each ending with "\n"). */
+/**
+ * The rows of one COPY, as the text lines PostgreSQL reads (each ending with "\n"), in
+ * chunks of whole lines. The chunks may be made lazily (a generator): on PostgreSQL each
+ * is made as the one before is sent, so building the text overlaps PostgreSQL reading it.
+ */
 export class CopyData {
-  constructor(readonly chunks: readonly string[]) {}
+  constructor(readonly chunks: Iterable<string>) {}
 }
 
 /** What a driver answers for a COPY: one row holding the number of rows written. */
@@ -61,11 +65,10 @@ const QUOTED_ALL = /["\\]/g;
 
 /**
  * Writes rows into `table` with COPY, in `db`'s transaction when it is one: the rows
- * commit or roll back with it. `chunks` are whole lines of COPY text. Returns the rows
- * written, as PostgreSQL counts them.
+ * commit or roll back with it. `chunks` are whole lines of COPY text, possibly made
+ * lazily (CopyData). Returns the rows written, as PostgreSQL counts them.
  */
-export async function copyInto(db: Kysely<DB> | Transaction<DB>, table: string, columns: readonly string[], chunks: readonly string[]): Promise<number> {
-  if (chunks.length === 0) return 0;
+export async function copyInto(db: Kysely<DB> | Transaction<DB>, table: string, columns: readonly string[], chunks: Iterable<string>): Promise<number> {
   const result = await sql<CopyResult>`copy ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) from stdin ${new CopyData(chunks)}`.execute(db);
   return result.rows[0]!.rows;
 }

@@ -231,7 +231,7 @@ function copyingPGlite(client: PGlite): PGlite {
       const data = params?.[0];
       if (!(data instanceof CopyData) || !COPY_FROM_STDIN.test(text)) return client.query(text, params, options);
       const statement = copyStatement(text).replace(/\sfrom\s+stdin$/i, " from '/dev/blob'");
-      return client.query(statement, [], { blob: new Blob(data.chunks as string[]) }).then((result) => ({ ...result, rows: [{ rows: result.affectedRows ?? 0 } satisfies CopyResult] }));
+      return client.query(statement, [], { blob: new Blob([...data.chunks]) }).then((result) => ({ ...result, rows: [{ rows: result.affectedRows ?? 0 } satisfies CopyResult] }));
     },
     close: () => client.close(),
   };

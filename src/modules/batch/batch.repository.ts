@@ -84,8 +84,8 @@ export async function notifyAccepted(trx: Transaction<DB>) {
   await sql`select pg_notify(${BATCHES_ACCEPTED}, '')`.execute(trx);
 }
 
-/** A staged kind's rows (COPY text lines: batch_seq, chunk, then the staging's columns), in the caller's transaction. */
-export async function stageItems(trx: Transaction<DB>, staging: Staging, chunks: readonly string[]) {
+/** A staged kind's rows (COPY text lines: batch_seq, chunk, then the staging's columns, possibly made lazily), in the caller's transaction. */
+export async function stageItems(trx: Transaction<DB>, staging: Staging, chunks: Iterable<string>) {
   const columns = staging.columns.flatMap((c) => (c.index ? [c.values, c.index] : [c.values]));
   return copyInto(trx, staging.table, ['batch_seq', 'chunk', ...columns], chunks);
 }

@@ -116,7 +116,10 @@ export async function submitBatch(
   await inTransaction(db, async (trx) => {
     const seqs = await repo.insertBatches(trx, batches);
     const { staging } = kind;
-    if (staging) await repo.stageItems(trx, staging, batches.map((b, i) => stagingText(kind, staging, seqs[i]!, b.items, b.chunk_size)));
+    // Each batch's text is made as the one before is sent: PostgreSQL reads one while Node writes the next.
+    if (staging) await repo.stageItems(trx, staging, (function* () {
+      for (const [i, b] of batches.entries()) yield stagingText(kind, staging, seqs[i]!, b.items, b.chunk_size);
+    })());
     await repo.notifyAccepted(trx);
   });
   onAccepted(kind.endpoint, items.length);
