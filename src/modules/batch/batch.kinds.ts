@@ -44,6 +44,20 @@ export interface Staging {
 }
 
 /**
+ * `Staging.items` of a kind with one action: the staged rows of a batch in order (`read`),
+ * each made the item the client sent (`itemOf`). Refuses a batch whose runs do not cover
+ * exactly its rows.
+ */
+export const itemsOfOneAction =
+  <Row>(action: string, read: (db: Kysely<DB>, batchSeq: number) => Promise<Row[]>, itemOf: (row: Row) => unknown): Staging['items'] =>
+  async (db, batchSeq, runs) => {
+    const rows = await read(db, batchSeq);
+    const total = runs.reduce((n, [, count]) => n + count, 0);
+    if (total !== rows.length) throw new Error(`batch ${batchSeq}: its runs cover ${total} of its ${rows.length} staged items`);
+    return rows.map((row) => ({ action, item: itemOf(row) }));
+  };
+
+/**
  * How a staged value is stored: `values` names an array column with one element per item;
  * with `index`, `values` holds the chunk's distinct values once each, in order of first use,
  * and `index` the 1-based place of each item's value in it, so a code a chunk names many

@@ -3,10 +3,8 @@
 // written with COPY when the request is accepted, and each chunk is applied from its row by
 // one statement (writeStagedProducts); no product item passes through Node after its 202.
 import type { FastifyError, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import type { BatchItem, DB } from '../../db/types.ts';
-import { actionFor, completed, defineBatchKind, failed, type ActionRuns, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, failed, itemsOfOneAction, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
 import { NewRowsGuess } from '../../db/insert-first.ts';
 import { registerImageUrls } from '../images/images.service.ts';
 import * as repo from './catalog.repository.ts';
@@ -96,13 +94,6 @@ const productOf = (r: repo.StagedProduct): ProductItem => ({
   ...(r.display_products === null ? {} : { displayProducts: r.display_products as ProductItem['displayProducts'] }),
 });
 
-/** A batch's items, in order (the kind has one action, so its runs are one). */
-async function stagedProducts(db: Kysely<DB>, batchSeq: number, runs: ActionRuns): Promise<BatchItem[]> {
-  const rows = await repo.readStagedProducts(db, batchSeq);
-  const total = runs.reduce((n, [, count]) => n + count, 0);
-  if (total !== rows.length) throw new Error(`batch ${batchSeq}: its runs cover ${total} of its ${rows.length} staged items`);
-  return rows.map((r) => ({ action: 'upsert', item: productOf(r) }));
-}
 
 const unresolvedOutcome = (u: repo.UnresolvedProduct): PlacedOutcome => ({
   idx: u.idx,
@@ -155,7 +146,7 @@ export const productBatchKind = defineBatchKind({
   endpoint: '/batch/product',
   body: ProductBatchBody,
   route: { scope: 'supplier/catalog.bulkwrite', tags: ['catalog'], summary: 'Upsert products in bulk (asynchronous)' },
-  staging: { ...repo.productItemsStaging, items: stagedProducts },
+  staging: { ...repo.productItemsStaging, items: itemsOfOneAction('upsert', repo.readStagedProducts, productOf) },
   actions: () => [upsertProducts],
   wakesImages: true,
 });

@@ -4,11 +4,11 @@
 // batch_store_chunks, written with COPY when the request is accepted; each chunk's stores
 // are written from its row by one statement (writeStagedStores), and only the link changes
 // of the stores that sent links come back through Node, to be written as before.
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Static } from 'typebox';
-import type { BatchItem, DB } from '../../db/types.ts';
+import type { DB } from '../../db/types.ts';
 import { NewRowsGuess } from '../../db/insert-first.ts';
-import { actionFor, defineBatchKind, failed, type ActionRuns, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
+import { actionFor, defineBatchKind, failed, itemsOfOneAction, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
 import { addStoreLinks, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
 import { upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
 import * as repo from './stores.repository.ts';
@@ -67,13 +67,6 @@ function storeOf(r: repo.StagedStore): StoreItem {
   };
 }
 
-/** A batch's items, in order (the kind has one action, so its runs are one). */
-async function stagedStores(db: Kysely<DB>, batchSeq: number, runs: ActionRuns): Promise<BatchItem[]> {
-  const rows = await repo.readStagedStores(db, batchSeq);
-  const total = runs.reduce((n, [, count]) => n + count, 0);
-  if (total !== rows.length) throw new Error(`batch ${batchSeq}: its runs cover ${total} of its ${rows.length} staged items`);
-  return rows.map((r) => ({ action: 'upsert', item: storeOf(r) }));
-}
 
 const failure = {
   'price list': (code: string) => failed('UNKNOWN_PRICE_LIST', `price list ${code} does not exist`),
@@ -114,6 +107,6 @@ export const storeBatchKind = defineBatchKind({
     tags: ['stores'],
     summary: 'Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)',
   },
-  staging: { ...repo.storeItemsStaging, items: stagedStores },
+  staging: { ...repo.storeItemsStaging, items: itemsOfOneAction('upsert', repo.readStagedStores, storeOf) },
   actions: () => [upsertStores],
 });
