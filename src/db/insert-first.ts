@@ -1,6 +1,6 @@
-// A plain INSERT first, the upsert when a row exists: the bulk writes of rows keyed by a
-// code (products, stores) and of price entries (writeStagedEntries) use it.
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+// A plain INSERT first, the upsert when a row exists: the bulk writes of staged products,
+// stores and price entries use it (writeStagedProducts, writeStagedStores, writeStagedEntries).
+import { sql, type Transaction } from 'kysely';
 import { isUniqueViolation } from './errors.ts';
 import type { DB } from './types.ts';
 
@@ -10,31 +10,31 @@ export interface RowsWritten {
 }
 
 /**
- * Writes a chunk of rows with `insert` (a plain INSERT) or `upsert` (the statement that is
- * always right). The plain insert is right when no row exists yet and the chunk names
- * each key once, and costs PostgreSQL less: no probe of the current row, no speculative
- * insertion (docs/benchmarks.md). With `expectNew` it is tried first inside a savepoint;
- * a row that exists makes it fail with a unique violation before anything is kept, and
- * the upsert then does the work. So the result never depends on the guess, only the cost
- * does: a wrong guess wastes one statement. Every other error is the caller's.
+ * Writes a chunk of rows with `write(false)` (a plain INSERT) or `write(true)` (the upsert,
+ * the statement that is always right). The plain insert is right when no row exists yet
+ * and the chunk names each key once, and costs PostgreSQL less: no probe of the current
+ * row, no speculative insertion (docs/benchmarks.md). With `expectNew` it is tried first
+ * inside a savepoint; a row that exists makes it fail with a unique violation before
+ * anything is kept, and the upsert then does the work. So the result never depends on the
+ * guess, only the cost does: a wrong guess wastes one statement. Every other error is the
+ * caller's.
  *
- * Callers must hand both statements the same rows, and `upsert` must be right for every
- * chunk the insert refuses: either keys come once per chunk (products and stores merge a
- * chunk's items per key first, so a unique violation means exactly "this key exists"), or
- * the upsert itself keeps the last item per key (price entries' `distinct on`), so a key
- * named twice only sends the chunk to the upsert. `insert` must answer `allNew: true`.
+ * Both forms must write the same rows, and the upsert must be right for every chunk the
+ * insert refuses: either keys come once per chunk (products and stores merge a chunk's
+ * items per key first, so a unique violation means exactly "this key exists"), or the
+ * upsert itself keeps the last item per key (price entries' `distinct on`), so a key named
+ * twice only sends the chunk to the upsert. The plain insert must answer `allNew: true`.
  */
 export async function insertElseUpsert<Written extends RowsWritten>(
   trx: Transaction<DB>,
   savepoint: string,
   expectNew: boolean,
-  insert: () => Promise<Written>,
-  upsert: () => Promise<Written>,
+  write: (upsert: boolean) => Promise<Written>,
 ): Promise<Written> {
   if (expectNew) {
     await sql`savepoint ${sql.id(savepoint)}`.execute(trx);
     try {
-      const written = await insert();
+      const written = await write(false);
       await sql`release savepoint ${sql.id(savepoint)}`.execute(trx);
       return written;
     } catch (error) {
@@ -42,30 +42,7 @@ export async function insertElseUpsert<Written extends RowsWritten>(
       await sql`rollback to savepoint ${sql.id(savepoint)}`.execute(trx);
     }
   }
-  return upsert();
-}
-
-/**
- * `insertElseUpsert` for a statement written in two forms (`statement(upsert)`): the plain
- * insert answers nothing; the upsert answers `inserted` per row (`returning xmax = 0 as
- * inserted`), from which this tells whether every row was new.
- */
-export function insertElseUpsertStatement(trx: Transaction<DB>, savepoint: string, expectNew: boolean, statement: (upsert: boolean) => RawBuilder<unknown>): Promise<RowsWritten> {
-  return insertElseUpsert(
-    trx,
-    savepoint,
-    expectNew,
-    async () => {
-      await statement(false).execute(trx);
-      return { allNew: true };
-    },
-    async () => {
-      const result = await sql<{ existing: number }>`
-        with written as (${statement(true)})
-        select count(*) filter (where not inserted)::int as existing from written`.execute(trx);
-      return { allNew: result.rows[0]!.existing === 0 };
-    },
-  );
+  return write(true);
 }
 
 /**

@@ -38,7 +38,7 @@ function writer(trx: Transaction<DB>, pairs: [string, number][], ran: string[]) 
 const write = (pairs: [string, number][], expectNew: boolean, ran: string[] = []) =>
   database.db.transaction().execute(async (trx) => {
     const w = writer(trx, pairs, ran);
-    const written = await insertElseUpsert(trx, 'probe_insert', expectNew, w.insert, w.upsert);
+    const written = await insertElseUpsert(trx, 'probe_insert', expectNew, (upsert) => (upsert ? w.upsert() : w.insert()));
     // The transaction is usable after either path: the savepoint was released or rolled back to.
     await sql`select 1`.execute(trx);
     return written;

@@ -143,13 +143,7 @@ export interface ProductWrite extends RowsWritten {
  * items whose brand or category named nothing; nothing of them is written.
  */
 export function writeStagedProducts(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<ProductWrite> {
-  return insertElseUpsert(
-    trx,
-    'products_insert',
-    expectNew,
-    () => writeProducts(trx, supplierId, run, false),
-    () => writeProducts(trx, supplierId, run, true),
-  );
+  return insertElseUpsert(trx, 'products_insert', expectNew, (upsert) => writeProducts(trx, supplierId, run, upsert));
 }
 
 // The statement, in the order it reads:

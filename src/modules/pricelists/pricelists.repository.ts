@@ -215,13 +215,7 @@ export interface EntryWrite {
  * statement, and `allNew` tells the caller how to guess next time.
  */
 export async function writeStagedEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<EntryWrite> {
-  return insertElseUpsert(
-    trx,
-    'price_entries_insert',
-    expectNew,
-    () => writeEntries(trx, supplierId, run, false),
-    () => writeEntries(trx, supplierId, run, true),
-  );
+  return insertElseUpsert(trx, 'price_entries_insert', expectNew, (upsert) => writeEntries(trx, supplierId, run, upsert));
 }
 
 async function writeEntries(trx: Transaction<DB>, supplierId: number, run: StagedRun, upsert: boolean): Promise<EntryWrite> {

@@ -130,13 +130,7 @@ export interface StoreWrite extends RowsWritten {
  * the stores written, one per store that sent any (the caller applies them).
  */
 export function writeStagedStores(trx: Transaction<DB>, supplierId: number, run: StagedRun, expectNew: boolean): Promise<StoreWrite> {
-  return insertElseUpsert(
-    trx,
-    'stores_insert',
-    expectNew,
-    () => writeStores(trx, supplierId, run, false),
-    () => writeStores(trx, supplierId, run, true),
-  );
+  return insertElseUpsert(trx, 'stores_insert', expectNew, (upsert) => writeStores(trx, supplierId, run, upsert));
 }
 
 const bit = (name: keyof typeof STORE_SENT) => sql.lit(STORE_SENT[name]);
