@@ -3,8 +3,9 @@
 //
 // On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
 // it creates a scratch database, starts the real service as bench:batch does (the API in
-// this process, `npm run worker` apart; BENCH_TOPOLOGY=one-process runs both here), seeds
-// a brand and a category, then in one run:
+// this process, `npm run worker` apart; BENCH_TOPOLOGY=one-process runs both here), then
+// runs BENCH_ROUNDS rounds (default 3), each for a new supplier with a brand and a
+// category, alternating the two measures so a slow spell of the machine meets both:
 //   - COPY:    loads the N products and the N stores into bare tables shaped like
 //              products and stores (same columns, defaults and keys; no foreign keys or
 //              checks), the median of BENCH_COPY_RUNS runs each (default 3);
@@ -12,8 +13,9 @@
 //              items and waits until every batch is processed (items/s = N / first
 //              submit -> last batch done).
 // Every result is checked (row counts, an exact sum, every batch processed with no failed
-// item) before any number is printed.
-// The last line is `products_ratio=<x> stores_ratio=<y>` (service ÷ COPY) for scripts.
+// item) before any number is printed. A round's ratio is its service rate ÷ its COPY rate;
+// the figure is the median round's, per kind.
+// The last line is `products_ratio=<x> stores_ratio=<y>` (median rounds) for scripts.
 //
 // BENCH_PRODUCTS and BENCH_STORES (default 50000 each) set N. BATCH_SIZE, BATCH_CHUNK_SIZE,
 // WORKER_CONCURRENCY and WORKER_POLL_MS are passed to the service when set, for experiments.
@@ -40,6 +42,7 @@ const PRODUCTS = envInt('BENCH_PRODUCTS', 50_000);
 const STORES = envInt('BENCH_STORES', 50_000);
 const PER_REQUEST = 50_000; // the contract's largest batch request
 const COPY_RUNS = envInt('BENCH_COPY_RUNS', 3);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const BRAND = 'BENCH-BRAND';
 const CATEGORY = 'BENCH-CAT';
 
@@ -154,6 +157,7 @@ async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResu
   );
   const { brand, category } = ids.rows[0]!;
   // The columns, defaults and keys of products (0001_foundation), without its foreign keys.
+  await pool.query('drop table if exists bench_copy_products');
   await pool.query(`create table bench_copy_products (
       id bigint generated always as identity primary key,
       supplier_id bigint not null,
@@ -187,6 +191,7 @@ async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResu
 
 async function copyStores(pool: pg.Pool, supplierId: number): Promise<CopyResult> {
   // The columns, defaults and keys of stores (0001 and 0002), without its foreign key.
+  await pool.query('drop table if exists bench_copy_stores');
   await pool.query(`create table bench_copy_stores (
       id bigint generated always as identity primary key,
       supplier_id bigint not null,
@@ -245,28 +250,49 @@ async function runService(service: RunningService, supplier: Supplier, pool: pg.
   return { ms, acceptMs, batches: ids.length };
 }
 
+interface Round {
+  copy: CopyResult;
+  service: ServiceResult;
+}
+
+const rate = (n: number, ms: number) => n / (ms / 1000);
+/** Service rate ÷ COPY rate: the same rows, so COPY's time ÷ the service's. */
+const ratioOf = (r: Round) => r.copy.ms / r.service.ms;
+const medianRound = (rounds: Round[]) => [...rounds].sort((a, b) => ratioOf(a) - ratioOf(b))[(rounds.length - 1) >> 1]!;
+
 async function main() {
-  log(`${fmtInt(PRODUCTS)} products and ${fmtInt(STORES)} stores, ${fmtInt(PER_REQUEST)} items per request`);
+  log(`${fmtInt(PRODUCTS)} products and ${fmtInt(STORES)} stores, ${fmtInt(PER_REQUEST)} items per request, ${ROUNDS} round(s)`);
+  const productBodies = bodies(PRODUCTS, product);
+  const storeBodies = bodies(STORES, store);
   await withBenchService(log, async ({ service, pool }) => {
-    const supplier = await createSupplier(service, 'BENCH');
-    await seed(service, supplier);
+    const products: Round[] = [];
+    const stores: Round[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each round loads a supplier of its own: every code is new, as in the first round.
+      const supplier = await createSupplier(service, `BENCH${round}`);
+      await seed(service, supplier);
 
-    const copyP = await copyProducts(pool, supplier.id);
-    log(`COPY products: ${copyP.runs.length} runs: ${copyP.runs.map(fmtMs).join(', ')} (each verified)`);
-    const copyS = await copyStores(pool, supplier.id);
-    log(`COPY stores: ${copyS.runs.length} runs: ${copyS.runs.map(fmtMs).join(', ')} (each verified)`);
+      const copyP = await copyProducts(pool, supplier.id);
+      const serviceP = await runService(service, supplier, pool, '/batch/product', productBodies, PRODUCTS);
+      await verify(pool, 'service products', productCheck('products'), [supplier.id], { n: PRODUCTS, complete: PRODUCTS });
+      products.push({ copy: copyP, service: serviceP });
+      const copyS = await copyStores(pool, supplier.id);
+      const serviceS = await runService(service, supplier, pool, '/batch/store', storeBodies, STORES);
+      await verify(pool, 'service stores', storeCheck('stores'), [supplier.id], { n: STORES, cents: expectedDropCents, complete: STORES });
+      stores.push({ copy: copyS, service: serviceS });
+      log(
+        `round ${round + 1}: products COPY ${copyP.runs.map(fmtMs).join(', ')}, service ${fmtMs(serviceP.ms)} (${ratioOf(products.at(-1)!).toFixed(3)}); ` +
+          `stores COPY ${copyS.runs.map(fmtMs).join(', ')}, service ${fmtMs(serviceS.ms)} (${ratioOf(stores.at(-1)!).toFixed(3)}); all verified`,
+      );
+    }
 
-    const products = await runService(service, supplier, pool, '/batch/product', bodies(PRODUCTS, product), PRODUCTS);
-    await verify(pool, 'service products', productCheck('products'), [supplier.id], { n: PRODUCTS, complete: PRODUCTS });
-    log(`service products: ${products.batches} batches, all processed in ${fmtMs(products.ms)} (verified)`);
-    const stores = await runService(service, supplier, pool, '/batch/store', bodies(STORES, store), STORES);
-    await verify(pool, 'service stores', storeCheck('stores'), [supplier.id], { n: STORES, cents: expectedDropCents, complete: STORES });
-    log(`service stores: ${stores.batches} batches, all processed in ${fmtMs(stores.ms)} (verified)`);
-
-    const rate = (n: number, ms: number) => n / (ms / 1000);
-    const productsRatio = rate(PRODUCTS, products.ms) / rate(PRODUCTS, copyP.ms);
-    const storesRatio = rate(STORES, stores.ms) / rate(STORES, copyS.ms);
-    const accept = (r: ServiceResult) => (r.acceptMs.length === 1 ? fmtMs(r.acceptMs[0]!) : `${fmtMs(median(r.acceptMs))} median, ${fmtMs(Math.max(...r.acceptMs))} max`);
+    const p = medianRound(products);
+    const st = medianRound(stores);
+    const accept = (rounds: Round[]) => {
+      const all = rounds.flatMap((r) => r.service.acceptMs);
+      return all.length === 1 ? fmtMs(all[0]!) : `${fmtMs(median(all))} median, ${fmtMs(Math.max(...all))} max`;
+    };
+    const of = ROUNDS === 1 ? '' : ` (median round of ${ROUNDS})`;
 
     console.log('');
     console.log(
@@ -274,17 +300,18 @@ async function main() {
         ['measure', 'products', 'stores'],
         [
           ['rows', fmtInt(PRODUCTS), fmtInt(STORES)],
-          [`COPY into a bare table (median of ${COPY_RUNS})`, `${fmtInt(rate(PRODUCTS, copyP.ms))} rows/s`, `${fmtInt(rate(STORES, copyS.ms))} rows/s`],
-          ['service, submit -> all processed', `${fmtInt(rate(PRODUCTS, products.ms))} items/s`, `${fmtInt(rate(STORES, stores.ms))} items/s`],
-          ['ratio service ÷ COPY', productsRatio.toFixed(3), storesRatio.toFixed(3)],
-          ['COPY, total time', fmtMs(copyP.ms), fmtMs(copyS.ms)],
-          ['service, total time', fmtMs(products.ms), fmtMs(stores.ms)],
-          [`202 of a ${fmtInt(PER_REQUEST)}-item request`, accept(products), accept(stores)],
-          ['batches', String(products.batches), String(stores.batches)],
+          [`COPY into a bare table (median of ${COPY_RUNS})${of}`, `${fmtInt(rate(PRODUCTS, p.copy.ms))} rows/s`, `${fmtInt(rate(STORES, st.copy.ms))} rows/s`],
+          [`service, submit -> all processed${of}`, `${fmtInt(rate(PRODUCTS, p.service.ms))} items/s`, `${fmtInt(rate(STORES, st.service.ms))} items/s`],
+          [`ratio service ÷ COPY${of}`, ratioOf(p).toFixed(3), ratioOf(st).toFixed(3)],
+          ['ratio per round', products.map((r) => ratioOf(r).toFixed(3)).join(' '), stores.map((r) => ratioOf(r).toFixed(3)).join(' ')],
+          ['COPY, total time', fmtMs(p.copy.ms), fmtMs(st.copy.ms)],
+          ['service, total time', fmtMs(p.service.ms), fmtMs(st.service.ms)],
+          [`202 of a ${fmtInt(PER_REQUEST)}-item request, all rounds`, accept(products), accept(stores)],
+          ['batches per round', String(p.service.batches), String(st.service.batches)],
         ],
       ),
     );
-    console.log(`products_ratio=${productsRatio.toFixed(3)} stores_ratio=${storesRatio.toFixed(3)}`);
+    console.log(`products_ratio=${ratioOf(p).toFixed(3)} stores_ratio=${ratioOf(st).toFixed(3)}`);
   }, topologyFromEnv('apart'));
 }
 
