@@ -35,14 +35,31 @@ export const rowByCode = (table: string, alias: string, supplierId: number, code
  */
 export const noRow = (table: string, alias: string) => sql`left join (select * from ${sql.table(table)} where false) as ${sql.raw(alias)} on true`;
 
+/** The tables whose rows a supplier names by code, on a unique index led by (supplier_id, ..., internal_code). */
+type CodeTable = 'brands' | 'categories' | 'groupers' | 'price_lists' | 'products';
+
+/**
+ * The id of the supplier's row of `table` named by `code` (null when none), as a scalar
+ * subquery: one probe of the table's unique index whatever the planner estimates, never a
+ * join it could turn into a scan of the supplier's rows. `filter`, on alias `t`, narrows
+ * it where the code alone is not the key (a grouper's kind).
+ */
+export const idOf = (table: CodeTable, supplierId: number, code: RawBuilder<unknown>, filter: RawBuilder<unknown> = sql`true`) =>
+  sql<number | null>`(select t.id from ${sql.table(table)} t where t.supplier_id = ${supplierId} and t.internal_code = ${code} and ${filter})`;
+
 /**
  * The ids of the supplier's rows of `table` named by the codes of an array, in its order
- * (null for a code that names none): a staged chunk resolves each code it names once, by
- * one probe of the table's unique (supplier_id, internal_code) index (a scalar subquery,
- * never a join the planner could turn into a scan of the supplier's rows).
+ * (null for a code that names none): a staged chunk resolves each code it names once
+ * (`idOf`).
  */
-export const idsOf = (table: 'brands' | 'categories' | 'price_lists' | 'products', supplierId: number, codes: RawBuilder<unknown>) =>
-  sql<number[]>`array(select (select t.id from ${sql.table(table)} t where t.supplier_id = ${supplierId} and t.internal_code = u.code) from unnest(${codes}) with ordinality as u(code, n) order by u.n)`;
+export const idsOf = (table: CodeTable, supplierId: number, codes: RawBuilder<unknown>, filter?: RawBuilder<unknown>) =>
+  sql<number[]>`array(select ${idOf(table, supplierId, sql`u.code`, filter)} from unnest(${codes}) with ordinality as u(code, n) order by u.n)`;
+
+/**
+ * An element of a staged `json` array (`json_array_elements`, batch README "Staging") as
+ * JSON text, SQL null where the item sent nothing (a JSON null).
+ */
+export const sentJson = (element: string) => sql<string | null>`nullif(${sql.ref(element)}::text, 'null')`;
 
 /** `column = any($1::bigint[])`: one parameter for any number of ids. */
 export const idIn = (column: string, ids: readonly number[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`;

@@ -2,7 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
-import { containsText, textIn, byCode, idsOf, noRow, rowByCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
+import { registerImages } from '../images/images.repository.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -89,6 +90,8 @@ export const productItemsStaging = {
 
 /** The bits of `sent`. */
 export const SENT = { description: 1, image: 2, ean: 4 } as const;
+/** Whether a staged item (its `sent`) sent the field. */
+const sent = (field: keyof typeof SENT) => sql<boolean>`(sent & ${sql.lit(SENT[field])} <> 0)`;
 
 export interface StagedProduct {
   code: string;
@@ -117,7 +120,7 @@ const itemsOfChunk = sql`rows from (
 export async function readStagedProducts(db: Kysely<DB>, batchSeq: number): Promise<StagedProduct[]> {
   const result = await sql<StagedProduct>`
     select o.code, o.name, o.description, c.brands[o.bx] as brand, c.categories[o.cx] as category,
-      o.image, nullif(o.images::text, 'null')::json as images, o.ean, o.enabled, nullif(o.display_products::text, 'null')::json as display_products, o.sent
+      o.image, ${sentJson('o.images')}::json as images, o.ean, o.enabled, ${sentJson('o.display_products')}::json as display_products, o.sent
     from batch_product_chunks c
     cross join lateral ${itemsOfChunk}
     where c.batch_seq = ${batchSeq}
@@ -159,34 +162,34 @@ export function writeStagedProducts(trx: Transaction<DB>, supplierId: number, ru
 //   rowByCode) and keeps a field left out from it; the plain insert joins a relation that
 //   is empty by construction in its place (noRow), so a new code gets the same row from
 //   both. The upsert answers, per row, whether it was inserted (xmax = 0).
-// - registered: the image URLs the rows send, registered for download in URL order (the
-//   order every writer of images takes its row locks in).
+// - registered: the image URLs the rows send, registered for download (registerImages).
+// The answer is one row: how many rows existed, and the items that named nothing.
 // Safe beside other writes: batches that write the same codes apply one at a time (their
 // key ranges meet, batch README "Ordering"), and two chunks applied side by side write
 // different codes.
 async function writeProducts(trx: Transaction<DB>, supplierId: number, run: StagedRun, upsert: boolean): Promise<ProductWrite> {
-  const result = await sql<{ existing: number } & { [K in keyof UnresolvedProduct]: UnresolvedProduct[K] | null }>`
+  const result = await sql<{ existing: number; unresolved: UnresolvedProduct[] | null }>`
     with chunk as materialized (
       select c.*, ${idsOf('brands', supplierId, sql`c.brands`)} as brand_ids, ${idsOf('categories', supplierId, sql`c.categories`)} as category_ids
       from batch_product_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
     input as (
       select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.description, o.bx, o.cx, c.brand_ids[o.bx] as brand_id, c.category_ids[o.cx] as category_id,
-        o.image, nullif(o.images::text, 'null') as images, o.ean, o.enabled, nullif(o.display_products::text, 'null') as display_products, o.sent
+        o.image, ${sentJson('o.images')} as images, o.ean, o.enabled, ${sentJson('o.display_products')} as display_products, o.sent
       from chunk c
       cross join lateral ${itemsOfChunk}
       where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
     valid as (select * from input where brand_id is not null and category_id is not null),
     twice as (select code from valid group by code having count(*) > 1),
     rows as (
-      select code, name, brand_id, category_id, description, sent & 1 <> 0 as has_description, image, sent & 2 <> 0 as has_image,
-        images, ean, sent & 4 <> 0 as has_ean, enabled, display_products
+      select code, name, brand_id, category_id, description, ${sent('description')} as has_description, image, ${sent('image')} as has_image,
+        images, ean, ${sent('ean')} as has_ean, enabled, display_products
       from valid where code not in (select code from twice)
       union all
       select code, (array_agg(name order by idx desc))[1], (array_agg(brand_id order by idx desc))[1], (array_agg(category_id order by idx desc))[1],
-        (array_agg(description order by idx desc) filter (where sent & 1 <> 0))[1], bool_or(sent & 1 <> 0),
-        (array_agg(image order by idx desc) filter (where sent & 2 <> 0))[1], bool_or(sent & 2 <> 0),
+        (array_agg(description order by idx desc) filter (where ${sent('description')}))[1], bool_or(${sent('description')}),
+        (array_agg(image order by idx desc) filter (where ${sent('image')}))[1], bool_or(${sent('image')}),
         (array_agg(images order by idx desc) filter (where images is not null))[1],
-        (array_agg(ean order by idx desc) filter (where sent & 4 <> 0))[1], bool_or(sent & 4 <> 0),
+        (array_agg(ean order by idx desc) filter (where ${sent('ean')}))[1], bool_or(${sent('ean')}),
         (array_agg(enabled order by idx desc) filter (where enabled is not null))[1],
         (array_agg(display_products order by idx desc) filter (where display_products is not null))[1]
       from valid where code in (select code from twice) group by code),
@@ -210,24 +213,12 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
       returning xmax = 0 as inserted`
           : sql``
       }),
-    registered as (
-      insert into images (supplier_id, url)
-      select distinct ${supplierId}::bigint, u.url from (
-        select image as url from rows where image is not null
-        union all
-        select json_array_elements_text(images::json) from rows where images is not null) u
-      order by u.url
-      on conflict (supplier_id, url) do nothing)
-    select w.existing, f.idx, f.brand, f.category, f.brand_known
-    from (select ${upsert ? sql`(select count(*) from written where not inserted)::int` : sql`0`} as existing) w
-    left join (
-      select i.idx, c.brands[i.bx] as brand, c.categories[i.cx] as category, i.brand_id is not null as brand_known
-      from input i cross join chunk c where i.brand_id is null or i.category_id is null) f on true`.execute(trx);
-  const unresolved = result.rows
-    .filter((r): r is UnresolvedProduct & { existing: number } => r.idx !== null)
-    .map(({ idx, brand, category, brand_known }) => ({ idx, brand, category, brand_known }))
-    .sort((a, b) => a.idx - b.idx);
-  return { unresolved, allNew: result.rows[0]!.existing === 0 };
+    registered as (${registerImages(supplierId, sql`select image from rows union all select json_array_elements_text(images::json) from rows where images is not null`)})
+    select ${upsert ? sql`(select count(*) from written where not inserted)::int` : sql`0`} as existing,
+      (select json_agg(json_build_object('idx', i.idx, 'brand', c.brands[i.bx], 'category', c.categories[i.cx], 'brand_known', i.brand_id is not null) order by i.idx)
+       from input i cross join chunk c where i.brand_id is null or i.category_id is null) as unresolved`.execute(trx);
+  const row = result.rows[0]!;
+  return { allNew: row.existing === 0, unresolved: row.unresolved ?? [] };
 }
 
 export async function findBrand(db: Executor, supplierId: number, code: string) {

@@ -1,23 +1,27 @@
 // Every SQL statement of the images module. The row owns its state: status, attempts,
 // next attempt, lease and last error; a worker only ever changes a row it holds the
 // lease of, so a worker whose lease expired (and was taken over) changes nothing.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, ImageStatus, StoredImageVariants } from '../../db/types.ts';
 import { textIn } from '../../db/sql.ts';
 
 /**
- * Registers image URLs of a supplier in the caller's transaction (the entity write), one
- * statement for any number of URLs. A URL already registered keeps its row and state, so
- * the same URL on many entities is downloaded once. Sorted, so concurrent writers of the
- * same URLs take their row locks in one order.
+ * The statement that registers the image URLs a query gives (one text column; repeats and
+ * nulls allowed) for a supplier, in the caller's transaction (the entity write). A URL
+ * already registered keeps its row and state, so the same URL on many entities is
+ * downloaded once. In byte order, so concurrent writers of the same URLs, whichever way
+ * they came, take their row locks in one order.
  */
+export const registerImages = (supplierId: number, urls: RawBuilder<unknown>) => sql`
+  insert into images (supplier_id, url)
+  select ${supplierId}::bigint, d.url from (select distinct u.url from (${urls}) as u(url) where u.url is not null) d
+  order by d.url collate "C"
+  on conflict (supplier_id, url) do nothing`;
+
+/** Registers image URLs of a supplier (registerImages), one statement for any number of URLs. */
 export async function registerImageUrls(trx: Transaction<DB>, supplierId: number, urls: readonly string[]): Promise<void> {
-  const distinct = [...new Set(urls)].sort();
-  if (distinct.length === 0) return;
-  await sql`
-    insert into images (supplier_id, url)
-    select ${supplierId}, u from unnest(${distinct}::text[]) as u
-    on conflict (supplier_id, url) do nothing`.execute(trx);
+  if (urls.length === 0) return;
+  await registerImages(supplierId, sql`select unnest(${[...urls]}::text[])`).execute(trx);
 }
 
 export interface ImageRow {

@@ -192,7 +192,6 @@ const stagedInput = (supplierId: number, run: StagedRun, of: 'entries' | 'links'
 /** Items of `input` (as `i`) with their list's and product's or store's code, for the answers. */
 const named = sql`(select i.*, c.lists[i.lx] as list_code, c.codes[i.cx] as code_named from input i cross join chunk c)`;
 
-
 export interface EntryWrite {
   unresolved: UnresolvedItem[];
   /** Whether every entry was new (none existed, changed or not): the caller's hint for its next call (`expectNew`). */

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
-import { containsText, textIn, byCode, idsOf, noRow, rowByCode } from '../../db/sql.ts';
+import { containsText, textIn, byCode, idOf, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -87,9 +87,9 @@ const storesOfChunk = sql`rows from (
 export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promise<StagedStore[]> {
   const result = await sql<StagedStore>`
     select o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
-      nullif(o.addresses::text, 'null')::json as addresses, o.drop_size::text as drop_size,
+      ${sentJson('o.addresses')}::json as addresses, o.drop_size::text as drop_size,
       c.price_lists[o.lx] as price_list, c.stock_groupers[o.gx] as stock_grouper,
-      nullif(o.promotion_groupers::text, 'null')::json as promotion_groupers, o.sent
+      ${sentJson('o.promotion_groupers')}::json as promotion_groupers, o.sent
     from batch_store_chunks c
     cross join lateral ${storesOfChunk}
     where c.batch_seq = ${batchSeq}
@@ -133,11 +133,12 @@ export function writeStagedStores(trx: Transaction<DB>, supplierId: number, run:
   return insertElseUpsert(trx, 'stores_insert', expectNew, (upsert) => writeStores(trx, supplierId, run, upsert));
 }
 
-const bit = (name: keyof typeof STORE_SENT) => sql.lit(STORE_SENT[name]);
+/** Whether a staged item (its `sent`, of `alias` when given) sent the field. */
+const sent = (field: keyof typeof STORE_SENT, alias?: string) => sql<boolean>`(${sql.ref(alias ? `${alias}.sent` : 'sent')} & ${sql.lit(STORE_SENT[field])} <> 0)`;
 
 // The statement, in the order it reads:
 // - chunk: the staging row, with the ids of the price list and stock grouper codes it
-//   names, each resolved once; materialized, so never once per item.
+//   names, each resolved once (idsOf); materialized, so never once per item.
 // - input: the run's items, each with its batch index and those ids; promotion: the ids
 //   of the promotion grouper codes the run names, each once (an item's, in its order, as
 //   JSON text: arrays of different lengths cannot be aggregated as arrays).
@@ -159,18 +160,17 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
   const result = await sql<{ existing: number; unresolved: UnresolvedStore[] | null; links: StoreLinkChange[] | null }>`
     with chunk as materialized (
       select c.*, ${idsOf('price_lists', supplierId, sql`c.price_lists`)} as list_ids,
-        array(select (select g.id from groupers g where g.supplier_id = ${supplierId} and g.kind = 'stock' and g.internal_code = u.code)
-              from unnest(c.stock_groupers) with ordinality as u(code, n) order by u.n) as stock_ids
+        ${idsOf('groupers', supplierId, sql`c.stock_groupers`, sql`t.kind = 'stock'`)} as stock_ids
       from batch_store_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
     input as (
       select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
-        nullif(o.addresses::text, 'null') as addresses, o.drop_size, c.price_lists[o.lx] as list_code, c.list_ids[o.lx] as list_id,
-        c.stock_groupers[o.gx] as stock_code, c.stock_ids[o.gx] as stock_id, nullif(o.promotion_groupers::text, 'null')::json as promotion_codes, o.sent
+        ${sentJson('o.addresses')} as addresses, o.drop_size, c.price_lists[o.lx] as list_code, c.list_ids[o.lx] as list_id,
+        c.stock_groupers[o.gx] as stock_code, c.stock_ids[o.gx] as stock_id, ${sentJson('o.promotion_groupers')}::json as promotion_codes, o.sent
       from chunk c
       cross join lateral ${storesOfChunk}
       where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
     promotion as (
-      select p.code, (select g.id from groupers g where g.supplier_id = ${supplierId} and g.kind = 'promotion' and g.internal_code = p.code) as id
+      select p.code, ${idOf('groupers', supplierId, sql`p.code`, sql`t.kind = 'promotion'`)} as id
       from (select distinct x.code from input i cross join lateral json_array_elements_text(i.promotion_codes) as x(code) where i.promotion_codes is not null) p),
     checked as (
       select i.*,
@@ -196,30 +196,30 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
       from valid where code not in (select code from twice)
       union all
       select code, (array_agg(name order by idx desc))[1],
-        (array_agg(legal_name order by idx desc) filter (where sent & ${bit('legalName')} <> 0))[1],
-        (array_agg(legal_id order by idx desc) filter (where sent & ${bit('legalId')} <> 0))[1],
-        (array_agg(owner_name order by idx desc) filter (where sent & ${bit('ownerName')} <> 0))[1],
-        (array_agg(phone order by idx desc) filter (where sent & ${bit('phone')} <> 0))[1],
-        (array_agg(email order by idx desc) filter (where sent & ${bit('email')} <> 0))[1],
+        (array_agg(legal_name order by idx desc) filter (where ${sent('legalName')}))[1],
+        (array_agg(legal_id order by idx desc) filter (where ${sent('legalId')}))[1],
+        (array_agg(owner_name order by idx desc) filter (where ${sent('ownerName')}))[1],
+        (array_agg(phone order by idx desc) filter (where ${sent('phone')}))[1],
+        (array_agg(email order by idx desc) filter (where ${sent('email')}))[1],
         (array_agg(enabled order by idx desc) filter (where enabled is not null))[1],
         (array_agg(addresses order by idx desc) filter (where addresses is not null))[1],
-        (array_agg(drop_size order by idx desc) filter (where sent & ${bit('dropSize')} <> 0))[1],
-        (array_agg(list_id order by idx desc) filter (where sent & ${bit('priceListCode')} <> 0))[1],
-        (array_agg(stock_id order by idx desc) filter (where sent & ${bit('stockGrouperCode')} <> 0))[1],
+        (array_agg(drop_size order by idx desc) filter (where ${sent('dropSize')}))[1],
+        (array_agg(list_id order by idx desc) filter (where ${sent('priceListCode')}))[1],
+        (array_agg(stock_id order by idx desc) filter (where ${sent('stockGrouperCode')}))[1],
         (array_agg(promotion_ids order by idx desc) filter (where promotion_ids is not null))[1],
         bit_or(sent)
       from valid where code in (select code from twice) group by code),
     written as (
       insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size)
       select ${supplierId}, r.code, r.name,
-        case when r.sent & ${bit('legalName')} <> 0 then r.legal_name else s.legal_name end,
-        case when r.sent & ${bit('legalId')} <> 0 then r.legal_id else s.legal_id end,
-        case when r.sent & ${bit('ownerName')} <> 0 then r.owner_name else s.owner_name end,
-        case when r.sent & ${bit('phone')} <> 0 then r.phone else s.phone end,
-        case when r.sent & ${bit('email')} <> 0 then r.email else s.email end,
+        case when ${sent('legalName', 'r')} then r.legal_name else s.legal_name end,
+        case when ${sent('legalId', 'r')} then r.legal_id else s.legal_id end,
+        case when ${sent('ownerName', 'r')} then r.owner_name else s.owner_name end,
+        case when ${sent('phone', 'r')} then r.phone else s.phone end,
+        case when ${sent('email', 'r')} then r.email else s.email end,
         coalesce(r.enabled, s.enabled, true),
         coalesce(r.addresses::jsonb, s.addresses, '[]'),
-        case when r.sent & ${bit('dropSize')} <> 0 then r.drop_size else s.drop_size end
+        case when ${sent('dropSize', 'r')} then r.drop_size else s.drop_size end
       from rows r
       ${upsert ? rowByCode('stores', 's', supplierId, sql.ref('r.code')) : noRow('stores', 's')}
       ${
@@ -236,8 +236,8 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
       (select json_agg(json_build_object('idx', idx, 'failure', coalesce(failed, 'promotion grouper'), 'code', coalesce(failed_code, unknown_promotion)) order by idx)
        from checked where failed is not null or unknown_promotion is not null) as unresolved,
       (select json_agg(json_build_object('s', code,
-          'list_sent', sent & ${bit('priceListCode')} <> 0, 'list', list_id,
-          'stock_sent', sent & ${bit('stockGrouperCode')} <> 0, 'stock', stock_id,
+          'list_sent', ${sent('priceListCode')}, 'list', list_id,
+          'stock_sent', ${sent('stockGrouperCode')}, 'stock', stock_id,
           'promotions', promotion_ids::json))
        from rows where sent & ${sql.lit(STORE_SENT.priceListCode | STORE_SENT.stockGrouperCode)} <> 0 or promotion_ids is not null) as links`.execute(trx);
   const row = result.rows[0]!;
