@@ -16,6 +16,7 @@ import { openPostgres, postgresPool } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { startWorker } from '../src/main/worker.ts';
+import { boundHeapGrowth } from '../src/main/lifecycle.ts';
 import type { Send } from '../support/net.ts';
 import * as api from '../support/service.ts';
 
@@ -121,6 +122,7 @@ const TUNABLES = ['DATABASE_PREPARED_STATEMENTS', 'DATABASE_POOL_SIZE', 'BATCH_S
 
 /** The real service (API and worker) over a migrated database, the API listening on 127.0.0.1 at a free port. */
 export async function startService(databaseUrl: string, topology: Topology = 'one process'): Promise<RunningService> {
+  boundHeapGrowth(); // the service's memory policy, as cli.ts sets it
   const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
   const tuned = Object.fromEntries(TUNABLES.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
   const env = {

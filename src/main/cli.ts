@@ -18,7 +18,7 @@ import { MEMBER_ROLES } from '../modules/auth/scopes.ts';
 import type { MemberRole } from '../db/types.ts';
 import { signInWarning } from '../modules/store-app/store-app.sign-in.ts';
 import { createDemoSupplierIfEmpty } from './bootstrap.ts';
-import { drainOnSignals, type Stoppable } from './lifecycle.ts';
+import { boundHeapGrowth, drainOnSignals, type Stoppable } from './lifecycle.ts';
 import { startWorker } from './worker.ts';
 import { startMetricsServer } from '../observability/metrics-server.ts';
 import { startTracing } from '../observability/tracing.ts';
@@ -47,6 +47,7 @@ const USAGE = `usage: surtido <command> [options]
 Settings come from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, ADMIN_TOKEN ...`;
 
 async function runService(config: Config, withApi: boolean, withWorker: boolean, buildWeb = false) {
+  boundHeapGrowth();
   const log = (msg: string) => console.error(`surtido: ${msg}`);
   // `npm start` builds the shop when its sources changed; `npm run api` serves the build there is.
   if (withApi && buildWeb) await ensureWebBuild(log).catch((error) => log(`the shop could not be built (the API runs without it): ${error instanceof Error ? error.message : error}`));

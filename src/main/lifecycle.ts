@@ -1,6 +1,24 @@
 // Build, start, drain, close. On SIGTERM or SIGINT the service stops accepting, finishes
 // what is in flight (requests; the chunk each worker holds, giving its lease back),
 // closes the database and exits. A second signal, or the deadline, forces the exit.
+import v8 from 'node:v8';
+
+/**
+ * How much the service's old generation may grow over what survived its last full
+ * collection before the next one: by half. V8's own default grows it up to four times
+ * when collections are cheap, and on a long bulk load, each request leaving a few
+ * megabytes of promoted objects (its body, parsed), that held 150 MB of dead requests:
+ * the peak followed the length of the load, not what it keeps (docs/benchmarks.md,
+ * `bench:memory`). A process started with its own `--heap-growing-percent` keeps it.
+ */
+export const HEAP_GROWING_PERCENT = 50;
+
+/** Sets the service's memory policy (HEAP_GROWING_PERCENT); called before the service starts. */
+export function boundHeapGrowth(): void {
+  if (process.execArgv.some((flag) => /^--heap[-_]growing[-_]percent\b/.test(flag))) return;
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
 export interface Stoppable {
   name: string;
   stop(): Promise<void>;

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageItems } from '../../src/modules/batch/batch.repository.ts';
-import { stagingText } from '../../src/modules/batch/batch.service.ts';
+import { stagingRows } from '../../src/modules/batch/batch.service.ts';
 import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
@@ -137,7 +137,7 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
     const write = async (s: TestSupplier, chunk: Item[], expectNew: boolean) => {
       const staged = ++seq;
       return t.deps.db.transaction().execute(async (trx) => {
-        await stageItems(trx, staging, [stagingText(productBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
+        await stageItems(trx, staging, [stagingRows(productBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
         return repo.writeStagedProducts(trx, s.id, { batchSeq: staged, chunk: 0, first: 0, from: 0, to: chunk.length }, expectNew);
       });
     };

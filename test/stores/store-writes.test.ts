@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageItems } from '../../src/modules/batch/batch.repository.ts';
-import { stagingText } from '../../src/modules/batch/batch.service.ts';
+import { stagingRows } from '../../src/modules/batch/batch.service.ts';
 import { storeBatchKind } from '../../src/modules/stores/stores.batch.ts';
 import * as repo from '../../src/modules/stores/stores.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
@@ -143,7 +143,7 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
     const write = async (s: TestSupplier, chunk: Item[], expectNew: boolean) => {
       const staged = ++seq;
       return t.deps.db.transaction().execute(async (trx) => {
-        await stageItems(trx, staging, [stagingText(storeBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
+        await stageItems(trx, staging, [stagingRows(storeBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
         return repo.writeStagedStores(trx, s.id, { batchSeq: staged, chunk: 0, first: 0, from: 0, to: chunk.length }, expectNew);
       });
     };

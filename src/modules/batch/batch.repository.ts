@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { copyInto } from '../../db/copy.ts';
+import { copyInto, type CopyChunk } from '../../db/copy.ts';
 import type { BatchItem, DB } from '../../db/types.ts';
 import type { Staging } from './batch.kinds.ts';
 
@@ -85,7 +85,7 @@ export async function notifyAccepted(trx: Transaction<DB>) {
 }
 
 /** A staged kind's rows (COPY text lines: batch_seq, chunk, then the staging's columns, possibly made lazily), in the caller's transaction. */
-export async function stageItems(trx: Transaction<DB>, staging: Staging, chunks: Iterable<string>) {
+export async function stageItems(trx: Transaction<DB>, staging: Staging, chunks: Iterable<CopyChunk>) {
   const columns = staging.columns.flatMap((c) => (c.index ? [c.values, c.index] : [c.values]));
   return copyInto(trx, staging.table, ['batch_seq', 'chunk', ...columns], chunks);
 }

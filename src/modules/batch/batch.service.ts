@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
 import { page } from '../../lib/pagination.ts';
 import * as repo from './batch.repository.ts';
-import { copyArray, copyValue } from '../../db/copy.ts';
+import { CopyWriter } from '../../db/copy.ts';
 import type { BatchKind, BatchRegistry, StagedValue, Staging } from './batch.kinds.ts';
 
 export interface BatchLimits {
@@ -116,9 +116,9 @@ export async function submitBatch(
   await inTransaction(db, async (trx) => {
     const seqs = await repo.insertBatches(trx, batches);
     const { staging } = kind;
-    // Each batch's text is made as the one before is sent: PostgreSQL reads one while Node writes the next.
+    // Each batch's rows are made as the one before is sent: PostgreSQL reads one while Node writes the next.
     if (staging) await repo.stageItems(trx, staging, (function* () {
-      for (const [i, b] of batches.entries()) yield stagingText(kind, staging, seqs[i]!, b.items, b.chunk_size);
+      for (const [i, b] of batches.entries()) yield stagingRows(kind, staging, seqs[i]!, b.items, b.chunk_size);
     })());
     await repo.notifyAccepted(trx);
   });
@@ -130,16 +130,17 @@ export async function submitBatch(
 type Scalar = string | number | boolean | null | undefined;
 
 /**
- * A staged batch's rows as COPY text: one line per chunk of `chunkSize` items (the worker
- * applies the same chunks, since the batch row keeps that size), with batch_seq, the
- * chunk's number, then one array per staging column of the values the items' actions
- * `stage`, or the chunk's distinct values and each item's place among them (1-based), or
- * for a `json` column one JSON array of the values (JSON.stringify writes undefined as null).
+ * A staged batch's rows as COPY text (UTF-8 bytes): one line per chunk of `chunkSize` items
+ * (the worker applies the same chunks, since the batch row keeps that size), with
+ * batch_seq, the chunk's number, then one array per staging column of the values the
+ * items' actions `stage`, or the chunk's distinct values and each item's place among them
+ * (1-based), or for a `json` column one JSON array of the values (JSON.stringify writes
+ * undefined as null).
  */
-export function stagingText(kind: BatchKind, staging: Staging, seq: number, items: BatchItem[], chunkSize: number): string {
+export function stagingRows(kind: BatchKind, staging: Staging, seq: number, items: BatchItem[], chunkSize: number): Buffer<ArrayBuffer> {
   const stage = new Map(kind.actions.map((a) => [a.name, a.stage!]));
   const width = staging.columns.length;
-  let text = '';
+  const rows = new CopyWriter(items.length * 16);
   for (let chunk = 0, first = 0; first < items.length; chunk++, first += chunkSize) {
     const last = Math.min(first + chunkSize, items.length);
     const values: StagedValue[][] = Array.from({ length: width }, () => []);
@@ -163,14 +164,16 @@ export function stagingText(kind: BatchKind, staging: Staging, seq: number, item
         places[c]!.push(place);
       }
     }
-    text += `${seq}\t${chunk}`;
+    rows.value(seq).tab().value(chunk);
     for (let c = 0; c < width; c++) {
-      text += `\t${staging.columns[c]!.json ? copyValue(JSON.stringify(values[c]!)) : copyArray(values[c]! as Scalar[])}`;
-      if (seen[c]) text += `\t${copyArray(places[c]!)}`;
+      rows.tab();
+      if (staging.columns[c]!.json) rows.value(JSON.stringify(values[c]!));
+      else rows.array(values[c]! as Scalar[]);
+      if (seen[c]) rows.tab().array(places[c]!);
     }
-    text += '\n';
+    rows.newline();
   }
-  return text;
+  return rows.toBytes();
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
