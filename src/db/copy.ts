@@ -53,7 +53,7 @@ export class CopyWriter {
   private length = 0;
 
   /** `capacity`: the bytes expected (it grows as needed). */
-  constructor(capacity = 4096) {
+  constructor(capacity = 256) {
     this.bytes = Buffer.allocUnsafe(Math.max(64, capacity));
   }
 
@@ -69,9 +69,7 @@ export class CopyWriter {
 
   /** One column's value. */
   value(value: string | number | null | undefined): this {
-    if (value === null || value === undefined) return this.ascii('\\N');
-    if (typeof value === 'number') return this.number(value);
-    return this.utf8(VALUE_NEEDS_ESCAPE.test(value) ? value.replace(VALUE_ESCAPED, (c) => VALUE_ESCAPES[c]!) : value);
+    return typeof value === 'number' ? this.number(value) : this.utf8(copyValue(value));
   }
 
   /** One column's value that is a one-dimensional array. */
@@ -148,8 +146,12 @@ const ELEMENT_NEEDS_ESCAPE = /["\\\t\n\r]/;
 const ELEMENT_ESCAPED = /["\\\t\n\r]/g;
 const ELEMENT_ESCAPES: Record<string, string> = { '"': '\\\\"', '\\': '\\\\\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** One COPY value as text (CopyWriter's `value`). */
-export const copyValue = (value: string | number | null | undefined): string => new CopyWriter().value(value).toString();
+/** One COPY value as text: what CopyWriter's `value` writes, as a string. */
+export function copyValue(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return String(value);
+  return VALUE_NEEDS_ESCAPE.test(value) ? value.replace(VALUE_ESCAPED, (c) => VALUE_ESCAPES[c]!) : value;
+}
 
 /** One COPY array value as text (CopyWriter's `array`). */
 export const copyArray = (values: readonly CopyElement[]): string => new CopyWriter().array(values).toString();

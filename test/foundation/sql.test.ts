@@ -44,7 +44,8 @@ describe('copyArray', () => {
   it('writes arrays whose every element reads back exactly: quoting, escapes, NULL and numbers', async () => {
     await sql`create table copy_arrays (n int, t text[], d numeric[])`.execute(database.db);
     const texts = ['plain', 'Q"uote', 'back\\slash', '{brace}', 'com,ma', ' spaced ', 'NULL', '', 'tab\there', 'line\nbreak', 'cr\rhere', '\\N', 'ñandú 🍋', null];
-    const numbers = [0, 1.25, 0.0001, 1234.5678, 999999999.9999, null];
+    // Integers up to 2^31 - 1 are written digit by digit, the rest as JavaScript prints them.
+    const numbers = [0, 7, 10, 99, 100, 2147483647, 2147483648, -3, 1.25, 0.0001, 1234.5678, 999999999.9999, 1e21, null];
     const line = (n: number, t: (string | null)[], d: (number | null)[]) => `${n}\t${copyArray(t)}\t${copyArray(d)}\n`;
     await inTransaction(database.db, (trx) => copyInto(trx, 'copy_arrays', ['n', 't', 'd'], [line(1, texts, numbers), line(2, [], [])]));
     const { rows } = await sql<{ n: number; t: (string | null)[]; d: (string | null)[] }>`select n, t, d from copy_arrays order by n`.execute(database.db);
