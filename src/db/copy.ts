@@ -69,7 +69,8 @@ export class CopyWriter {
 
   /** One column's value. */
   value(value: string | number | null | undefined): this {
-    return typeof value === 'number' ? this.number(value) : this.utf8(copyValue(value));
+    if (value === null || value === undefined) return this.ascii('\\N');
+    return typeof value === 'number' ? this.number(value) : this.text(value, false);
   }
 
   /** One column's value that is a one-dimensional array. */
@@ -81,7 +82,7 @@ export class CopyWriter {
       if (value === null || value === undefined) this.ascii('NULL');
       else if (typeof value === 'number') this.number(value);
       else if (typeof value === 'boolean') this.ascii(value ? 'true' : 'false');
-      else this.byte(QUOTE).utf8(ELEMENT_NEEDS_ESCAPE.test(value) ? value.replace(ELEMENT_ESCAPED, (c) => ELEMENT_ESCAPES[c]!) : value).byte(QUOTE);
+      else this.byte(QUOTE).text(value, true).byte(QUOTE);
     }
     return this.byte(CLOSE);
   }
@@ -93,6 +94,35 @@ export class CopyWriter {
 
   toString(): string {
     return this.bytes.toString('utf8', 0, this.length);
+  }
+
+  /**
+   * Text, escaped as a value or as an array element. A short text of ASCII characters that
+   * need no escape (nearly every code, name and URL) is copied byte by byte in one pass that
+   * also looks for them; anything else is escaped as a string and encoded by Buffer.
+   */
+  private text(text: string, element: boolean): this {
+    const n = text.length;
+    if (n <= SHORT_TEXT) {
+      this.room(n);
+      const bytes = this.bytes;
+      let at = this.length;
+      let plain = true;
+      for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x80 || c === 0x5c || c === 0x09 || c === 0x0a || c === 0x0d || (element && c === 0x22)) {
+          plain = false;
+          break;
+        }
+        bytes[at++] = c;
+      }
+      // Bytes written past `length` are not yet part of the rows: the escaped text writes over them.
+      if (plain) {
+        this.length = at;
+        return this;
+      }
+    }
+    return this.utf8(element ? (ELEMENT_NEEDS_ESCAPE.test(text) ? text.replace(ELEMENT_ESCAPED, (c) => ELEMENT_ESCAPES[c]!) : text) : copyValue(text));
   }
 
   private number(value: number): this {
@@ -137,6 +167,8 @@ export class CopyWriter {
   }
 }
 const [TAB, NEWLINE, OPEN, CLOSE, COMMA, QUOTE] = [9, 10, 123, 125, 44, 34];
+/** Up to this length, text is copied in JavaScript (cheaper than a call into Buffer's encoder). */
+const SHORT_TEXT = 256;
 const VALUE_NEEDS_ESCAPE = /[\\\t\n\r]/;
 const VALUE_ESCAPED = /[\\\t\n\r]/g;
 const VALUE_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

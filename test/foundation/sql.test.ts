@@ -1,7 +1,7 @@
 // SQL helpers that build what the database reads by hand (COPY text), checked against the database that reads it.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyArray, copyInto, copyValue } from '../../src/db/copy.ts';
+import { copyArray, copyInto, copyValue, CopyWriter } from '../../src/db/copy.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { freshDatabase } from '../helpers/database.ts';
 
@@ -21,6 +21,19 @@ describe('copyInto', () => {
     const { rows } = await sql<{ n: number; t: string; d: string | null }>`select n, t, d from copy_probe order by n`.execute(database.db);
     expect(rows.map((r) => r.t)).toEqual(texts);
     expect(rows.map((r) => (r.d === null ? null : Number(r.d)))).toEqual([0, null, 2.5, null, 0, null, 2.5, null]);
+  });
+
+  it('writes the same rows from CopyWriter bytes: short, long, escaped and non-ASCII text alike', async () => {
+    await sql`create table copy_writer_probe (n int, t text, d numeric)`.execute(database.db);
+    // Short plain text is copied byte by byte; a character to escape or beyond ASCII, or a text over 256 characters, takes the encoder.
+    const texts = ['plain', 'tab\there', 'line\nbreak', 'back\\slash', 'cr\rhere', '\\N', 'ñandú 🍋', '', 'Q"uote', 'x'.repeat(300), `${'y'.repeat(300)}\t${'z'.repeat(5)}`, null];
+    const rows = new CopyWriter();
+    texts.forEach((t, i) => rows.value(i).tab().value(t).tab().value(i % 3 ? 1.25 * i : null).newline());
+    const written = await inTransaction(database.db, (trx) => copyInto(trx, 'copy_writer_probe', ['n', 't', 'd'], [rows.toBytes()]));
+    expect(written).toBe(texts.length);
+    const read = await sql<{ t: string | null; d: string | null }>`select t, d from copy_writer_probe order by n`.execute(database.db);
+    expect(read.rows.map((r) => r.t)).toEqual(texts);
+    expect(read.rows.map((r) => (r.d === null ? null : Number(r.d)))).toEqual(texts.map((_, i) => (i % 3 ? 1.25 * i : null)));
   });
 
   it('rolls back with its transaction: nothing of a failed transaction stays', async () => {
