@@ -13,7 +13,7 @@ import v8 from 'node:v8';
  * but under `bench:store-catalog` it ran 51 full collections where doubling runs 29 and
  * V8's default 14. A process started with its own `--heap-growing-percent` keeps it.
  */
-export const HEAP_GROWING_PERCENT = 100;
+const HEAP_GROWING_PERCENT = 100;
 
 /** Sets the service's memory policy (HEAP_GROWING_PERCENT); called before the service starts. */
 export function boundHeapGrowth(): void {

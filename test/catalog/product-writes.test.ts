@@ -5,15 +5,13 @@
 // another; chunks of 3 put new and existing codes in every order within and across chunks.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stageItems } from '../../src/modules/batch/batch.repository.ts';
-import { stagingRows } from '../../src/modules/batch/batch.service.ts';
 import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
+import { stageChunk } from '../helpers/staging.ts';
 
 let t: TestApp;
-const staging = productBatchKind.staging!;
 beforeAll(async () => {
   t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
 });
@@ -133,14 +131,8 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
       { ...p('F-3', { name: 'nulls sent' }), description: null, image: null, images: [], ean: null, enabled: true, displayProducts: [] },
     ];
     // Each write reads a staging row of its own (a chunk of a batch that exists only there).
-    let seq = 900_000;
-    const write = async (s: TestSupplier, chunk: Item[], expectNew: boolean) => {
-      const staged = ++seq;
-      return t.deps.db.transaction().execute(async (trx) => {
-        await stageItems(trx, staging, [stagingRows(productBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
-        return repo.writeStagedProducts(trx, s.id, { batchSeq: staged, chunk: 0, first: 0, from: 0, to: chunk.length }, expectNew);
-      });
-    };
+    const write = (s: TestSupplier, chunk: Item[], expectNew: boolean) =>
+      t.deps.db.transaction().execute(async (trx) => repo.writeStagedProducts(trx, s.id, await stageChunk(trx, productBatchKind, 'upsert', chunk), expectNew));
     // a: the plain insert; b: the upsert alone.
     expect(await write(a, items, true)).toEqual({ allNew: true, unresolved: [] });
     expect(await write(b, items, false)).toEqual({ allNew: true, unresolved: [] });

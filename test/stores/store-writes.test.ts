@@ -5,15 +5,13 @@
 // another; chunks of 3 put new and existing codes in every order within and across chunks.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stageItems } from '../../src/modules/batch/batch.repository.ts';
-import { stagingRows } from '../../src/modules/batch/batch.service.ts';
 import { storeBatchKind } from '../../src/modules/stores/stores.batch.ts';
 import * as repo from '../../src/modules/stores/stores.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
+import { stageChunk } from '../helpers/staging.ts';
 
 let t: TestApp;
-const staging = storeBatchKind.staging!;
 beforeAll(async () => {
   t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
 });
@@ -139,14 +137,8 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
       st('F-3', { name: 'nulls sent', legalName: null, phone: null, enabled: true, addresses: [], settings: { dropSize: null } }),
     ];
     // Each write reads a staging row of its own (a chunk of a batch that exists only there).
-    let seq = 900_000;
-    const write = async (s: TestSupplier, chunk: Item[], expectNew: boolean) => {
-      const staged = ++seq;
-      return t.deps.db.transaction().execute(async (trx) => {
-        await stageItems(trx, staging, [stagingRows(storeBatchKind, staging, staged, chunk.map((item) => ({ action: 'upsert', item })), chunk.length)]);
-        return repo.writeStagedStores(trx, s.id, { batchSeq: staged, chunk: 0, first: 0, from: 0, to: chunk.length }, expectNew);
-      });
-    };
+    const write = (s: TestSupplier, chunk: Item[], expectNew: boolean) =>
+      t.deps.db.transaction().execute(async (trx) => repo.writeStagedStores(trx, s.id, await stageChunk(trx, storeBatchKind, 'upsert', chunk), expectNew));
     const clean = { unresolved: [], links: [] };
     // a: the plain insert; b: the upsert alone.
     expect(await write(a, items, true)).toEqual({ allNew: true, ...clean });
