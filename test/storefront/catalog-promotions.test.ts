@@ -35,6 +35,12 @@ beforeAll(async () => {
   await put('/promotion/discount/multiple', { internalCode: 'CASH', name: 'Spend more', ...dates, products: [{ internalCode: 'P1' }, { internalCode: 'P2', boxRatio: 6 }], discountTiersDataCash: [{ min: 50000, discountPercentage: 5 }] });
   await put('/promotion/bonus/individual', { internalCode: 'IND', name: 'One free', ...dates, products: { internalCode: 'P2' }, bonusTierData: { quantityRequired: 5, quantityGiven: 1 } });
   await put('/promotion/bonus/crossed', { internalCode: 'CROSS', name: 'A gift', ...dates, products: [{ internalCode: 'P2' }], bonusTierDataCash: { amountRequired: 100000, quantityGiven: 2, units: 1, productInternalCode: 'GIFT' } });
+  // Promotions naming P1 that do not take part for S1: only for a grouper S1 is not in, disabled, not started yet.
+  await as(t, s, 'POST', '/grouper/promotion', { internalCode: 'VIP', name: 'VIP stores' });
+  const onP1 = { products: { internalCode: 'P1' }, discountTiersData: [{ min: 1, discountPercentage: 50 }] };
+  await put('/promotion/discount/simple', { internalCode: 'VIPONLY', name: 'VIP only', ...dates, promotionGrouperCodes: ['VIP'], ...onP1 });
+  await put('/promotion/discount/simple', { internalCode: 'OFF', name: 'Switched off', ...dates, enabled: false, ...onP1 });
+  await put('/promotion/discount/simple', { internalCode: 'LATER', name: 'Next month', ...dates, start: '2026-04-01', end: '2026-04-30', ...onP1 });
   await as(t, s, 'POST', '/store/S1/add/user', { users: [ana] });
   await t.request({ method: 'POST', url: '/app/auth/code', payload: { phone: ana.phone } });
   const exchanged = await t.request({ method: 'POST', url: '/app/auth/token', payload: { phone: ana.phone, code: await t.notifier.waitForCode(ana.phone) } });
@@ -46,7 +52,7 @@ afterAll(() => t.close());
 const tierFields = ['discountTiersData', 'discountTiersDataCash', 'bonusTierData', 'bonusTierDataCash'] as const;
 
 describe('promotions in the store catalog', () => {
-  it('carry their tiers exactly as the promotion GET answers them', async () => {
+  it('are those taking part for the store, with their tiers exactly as the promotion GET answers them', async () => {
     const res = await app(`/app/stores/${storeId}/catalog`);
     expect(res.statusCode, res.body).toBe(200);
     const byCode = new Map<string, any>(res.json().data.map((p: any) => [p.internalCode, p]));

@@ -98,10 +98,15 @@ function visibleGroupersOf(input: Pick<PricingInput, 'groupers' | 'store'>): Rea
   return new Set(input.store.promotionGrouperCodes.filter((code) => enabledGroupers.has(code)));
 }
 
-/** The promotions that take part for the store today (src/modules/pricing/README.md), whatever the cart. */
-export function promotionsTakingPart<P extends PricingPromotion>(input: Pick<PricingInput, 'today' | 'groupers' | 'store'> & { promotions: readonly P[] }): P[] {
+/** Whether a promotion takes part for the store today (src/modules/pricing/README.md), whatever the cart. */
+export function takingPartFor(input: Pick<PricingInput, 'today' | 'groupers' | 'store'>): (promo: PricingPromotion) => boolean {
   const visible = visibleGroupersOf(input);
-  return input.promotions.filter((promo) => takesPart(promo, input.today, visible));
+  return (promo) => takesPart(promo, input.today, visible);
+}
+
+/** The promotions that take part for the store today, whatever the cart. */
+export function promotionsTakingPart<P extends PricingPromotion>(input: Pick<PricingInput, 'today' | 'groupers' | 'store'> & { promotions: readonly P[] }): P[] {
+  return input.promotions.filter(takingPartFor(input));
 }
 
 /** The promotions that take part and have qualifying lines, with their count and amount. */
