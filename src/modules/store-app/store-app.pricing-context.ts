@@ -8,10 +8,10 @@ import type { CartLine, PricingInput, PricingPromotion, StoredPricingPromotion, 
 import * as repo from './store-app.repository.ts';
 import type { CatalogPromotion } from './store-app.schemas.ts';
 
-function codesOf(promotion: PricingPromotion): string[] {
-  const products = Array.isArray(promotion.products) ? promotion.products : [promotion.products];
+/** The products a promotion gives (a crossed bonus's gift); an individual bonus gives the line's own product. */
+function giftsOf(promotion: PricingPromotion): string[] {
   const gifts = [promotion.bonusTierData?.productInternalCode, promotion.bonusTierDataCash?.productInternalCode];
-  return [...products.map((p) => p.internalCode), ...gifts.filter((g): g is string => typeof g === 'string')];
+  return gifts.filter((g): g is string => typeof g === 'string');
 }
 
 /**
@@ -70,7 +70,7 @@ export interface InForce {
   list: StoredPricingPromotion[];
   byProduct: Map<string, StoredPricingPromotion[]>;
   shown: Map<StoredPricingPromotion, CatalogPromotion>;
-  /** The package sizes any promotion gives gifts in. */
+  /** The package sizes any promotion gives gifts in, each once. */
   giftSizes: number[];
 }
 
@@ -99,10 +99,12 @@ export function productsFromDatabase(db: Kysely<DB>, context: StoreContext): Pro
 /**
  * The engine's input for one cart. Only the promotions that name a product of the cart
  * are passed: the engine gives nothing to any other (it needs qualifying lines), so the
- * result is the one all of them would give, and the products read are the cart's and
- * those promotions' (their products and gifts), not every product any promotion names.
- * The sizes gifts come in are still taken from every promotion, as before, for the
- * availability rule of a product-wide stock rule.
+ * result is the one all of them would give. The products read are the cart's and those
+ * promotions' gifts: the engine prices and checks the cart's lines and checks the gifts it
+ * gives, and never reads another product a promotion names (its qualifying lines come
+ * from the cart), so a cart reads what it prices, not the hundreds of products its
+ * promotions may name. The sizes gifts come in are still taken from every promotion, for
+ * the availability rule of a product-wide stock rule.
  */
 export async function pricingInputFor(
   source: ProductSource,
@@ -116,7 +118,7 @@ export async function pricingInputFor(
   const named = new Set<PricingPromotion>();
   for (const line of cart) for (const p of promotions.byProduct.get(line.productInternalCode) ?? []) named.add(p);
   const relevant = promotions.list.filter((p) => named.has(p));
-  const codes = [...new Set([...cart.map((l) => l.productInternalCode), ...relevant.flatMap(codesOf)])];
+  const codes = [...new Set([...cart.map((l) => l.productInternalCode), ...relevant.flatMap(giftsOf)])];
   const { products, prices, rules } = await source(codes);
   const entries = prices.map((p) => ({ productInternalCode: p.internal_code, units: p.units, price: Number(p.price) }));
   const sizesByCode = new Map<string, number[]>();

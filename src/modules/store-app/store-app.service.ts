@@ -33,7 +33,7 @@ export function inForce(ctx: StoreAppContext, supplierId: number): Promise<InFor
         else if (named.at(-1) !== promo) named.push(promo);
       }
     }
-    const giftSizes = list.flatMap((p) => [p.bonusTierData, p.bonusTierDataCash]).filter((t) => t?.units).map((t) => t!.units!);
+    const giftSizes = [...new Set(list.flatMap((p) => [p.bonusTierData?.units, p.bonusTierDataCash?.units]).filter((u): u is number => !!u))];
     return { list, byProduct, shown: new Map(list.map((p) => [p, catalogPromotion(p)])), giftSizes };
   });
 }
