@@ -145,7 +145,8 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
   const takesPart = takingPartFor({ today: ctx.today, groupers: store.supplierGroupers, store: store.pricingStore });
   // Each item is written field by field: copying a cached product with a rest pattern
   // (`{ folded, ...p }`) took V8's slow generic path and left objects the serializer read
-  // slowly, half of the request's time (docs/benchmarks.md, bench:store-catalog session 12).
+  // slowly; writing the fields doubled the page's throughput (docs/benchmarks.md, store
+  // side, session 12).
   const data = shown.map((p) => ({
     internalCode: p.internalCode,
     name: p.name,
