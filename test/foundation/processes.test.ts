@@ -91,7 +91,9 @@ describe('processes', () => {
     expect(await third.exited).toBe(0);
   });
 
-  it('runs migrations and the operators\' commands from the CLI', async () => {
+  // Fifteen CLI processes one after another, each starting Node and opening the database
+  // (on PGlite, loading it): 3 - 4 s each on a slow 2-core machine, past the suite's 60 s.
+  it('runs migrations and the operators\' commands from the CLI', { timeout: 180_000 }, async () => {
     const env = { ...(await storage()), ADMIN_TOKEN: ADMIN };
     const run = async (...args: string[]) => {
       const child = start(args, env);
