@@ -37,20 +37,36 @@ const entry = (p: number, units: number, price: number) => ({ priceListInternalC
 /**
  * Runs two workers while a (50 items) is held after its first chunk of 25: b, whose keys
  * are disjoint from a's, must finish meanwhile; c, whose keys meet both, must not start
- * until a is done. Then lets a go and waits for all three.
+ * until a is done. Then lets a go and waits for all three. The checks wait for a to reach
+ * its hold as well as for b to finish: on a slow machine b can finish before a's first
+ * chunk commits. Whatever fails, a is let go and the workers stop, so no worker of this
+ * test outlives it and takes the next test's batches.
  */
 async function heldBesideDisjoint(a: string, b: string, c: string) {
   let release!: () => void;
+  let reached!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const w = worker(t, { concurrency: 2, onChunk: (id, cursor) => (id === a && cursor === 25 ? held : undefined) });
+  const holding = new Promise<void>((resolve) => (reached = resolve));
+  const w = worker(t, {
+    concurrency: 2,
+    onChunk: (id, cursor) => {
+      if (id !== a || cursor !== 25) return undefined;
+      reached();
+      return held;
+    },
+  });
   w.start();
-  const [doneB] = await t.waitForBatches(s, [b]);
-  expect(doneB).toMatchObject({ status: 'processed', completed: 50 });
-  expect((await as(t, s, 'GET', `/batch/${a}/status`)).json()).toMatchObject({ status: 'processing', processed: 25 });
-  expect((await as(t, s, 'GET', `/batch/${c}/status`)).json()).toMatchObject({ status: 'processing', processed: 0, startedAt: null });
-  release();
-  await t.waitForBatches(s, [a, c]);
-  await w.stop();
+  try {
+    const [[doneB]] = await Promise.all([t.waitForBatches(s, [b]), holding]);
+    expect(doneB).toMatchObject({ status: 'processed', completed: 50 });
+    expect((await as(t, s, 'GET', `/batch/${a}/status`)).json()).toMatchObject({ status: 'processing', processed: 25 });
+    expect((await as(t, s, 'GET', `/batch/${c}/status`)).json()).toMatchObject({ status: 'processing', processed: 0, startedAt: null });
+    release();
+    await t.waitForBatches(s, [a, c]);
+  } finally {
+    release();
+    await w.stop();
+  }
 }
 
 beforeAll(async () => {
@@ -230,7 +246,11 @@ describe('applying batches', () => {
       first = worker(t, { onChunk: (_id, cursor) => void (cursor === 50 && first.stop().then(resolve)) });
     });
     first!.start();
-    await stopped;
+    try {
+      await stopped;
+    } finally {
+      await first!.stop();
+    }
     const mid = (await as(t, s, 'GET', `/batch/${id}/status`)).json();
     expect(mid).toMatchObject({ status: 'processing', processed: 50 });
     const lease = await t.deps.db.selectFrom('batches').select(['lease_owner']).where('id', '=', id).executeTakeFirstOrThrow();
