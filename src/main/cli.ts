@@ -18,7 +18,7 @@ import { MEMBER_ROLES } from '../modules/auth/scopes.ts';
 import type { MemberRole } from '../db/types.ts';
 import { signInWarning } from '../modules/store-app/store-app.sign-in.ts';
 import { createDemoSupplierIfEmpty } from './bootstrap.ts';
-import { boundHeapGrowth, drainOnSignals, type Stoppable } from './lifecycle.ts';
+import { boundHeapGrowth, closeApi, drainOnSignals, type Stoppable } from './lifecycle.ts';
 import { startWorker } from './worker.ts';
 import { startMetricsServer } from '../observability/metrics-server.ts';
 import { startTracing } from '../observability/tracing.ts';
@@ -58,7 +58,7 @@ async function runService(config: Config, withApi: boolean, withWorker: boolean,
   const parts: Stoppable[] = [];
   if (withApi) {
     await app.listen({ port: config.port, host: config.host });
-    parts.push({ name: 'api', stop: () => app.close() });
+    parts.push({ name: 'api', stop: () => closeApi(app) });
   }
   // API processes serve /metrics on PORT unless METRICS_PORT is set; a worker alone needs METRICS_PORT.
   const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(deps.metrics, { port: config.metricsPort, host: config.host, token: config.metricsToken });
