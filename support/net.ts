@@ -1,17 +1,44 @@
 // Ports and HTTP for talking to a running service, written once for tests, benchmarks and scripts.
+import fs from 'node:fs';
 import net from 'node:net';
 import { waitUntil } from './wait.ts';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The first port the system gives to outgoing connections and to `listen(0)` (Linux's
+ * ip_local_port_range; 32768 elsewhere, its default).
+ */
+function firstEphemeralPort(): number {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Whether 127.0.0.1:port can be listened on now. */
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now, for a process about to
+ * start. Drawn at random below the ephemeral range: a port from `listen(0)` comes from
+ * the range outgoing connections use too, and in the seconds a child process takes to
+ * start, a connection of another test (to PostgreSQL, or over HTTP) could take it, and
+ * the child's listen then failed with EADDRINUSE (seen once in CI, with two test files
+ * running at a time).
+ */
+export async function freePort(): Promise<number> {
+  const high = firstEphemeralPort();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (high - 10_000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between 10000 and ${high}`);
 }
 
 /** A service's answer: its status and its JSON body (undefined when empty). */

@@ -4,7 +4,7 @@
 // API's catalog, cart and GET /promotion/{code} within one second, because the writing transaction's NOTIFY makes it forget.
 import { describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.ts';
-import { freePort, http, processScope, waitFor } from '../helpers/process.ts';
+import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 
 const ADMIN = 'store-cache-admin-token-0123';
 const { start, storage } = processScope('store-cache');
@@ -13,9 +13,9 @@ describe.runIf(onPostgres())('the store cache across processes', () => {
   it('sees another process\'s writes within a second', { timeout: 300_000 }, async () => {
     const env = { ...(await storage()), ADMIN_TOKEN: ADMIN, STORE_CACHE_TTL_MS: '600000', WORKER_POLL_MS: '20', RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000' };
     const ports = [await freePort(), await freePort()];
-    for (const port of ports) start(['api'], { ...env, PORT: String(port) });
-    // A loaded machine starts a process slowly: readiness may take longer than usual.
-    for (const port of ports) await waitFor('the API', async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok ? true : undefined), 120_000, 100);
+    const apis = ports.map((port) => start(['api'], { ...env, PORT: String(port) }));
+    // A loaded machine starts a process slowly; one that exits fails the wait at once, with its output.
+    for (const [i, port] of ports.entries()) await waitForReady(`http://127.0.0.1:${port}`, apis[i], 120_000, 100);
     start(['worker'], env);
     const [a, b] = ports.map((port) => http(`http://127.0.0.1:${port}`));
     const admin = { authorization: `Bearer ${ADMIN}` };
