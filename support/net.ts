@@ -28,9 +28,9 @@ const canListen = (port: number) =>
  * A TCP port on 127.0.0.1 that nothing listens on right now, for a process about to
  * start. Drawn at random below the ephemeral range: a port from `listen(0)` comes from
  * the range outgoing connections use too, and in the seconds a child process takes to
- * start, a connection of another test (to PostgreSQL, or over HTTP) could take it, and
- * the child's listen then failed with EADDRINUSE (seen once in CI, with two test files
- * running at a time).
+ * start, a connection of another test (to PostgreSQL, or over HTTP) can take it, and the
+ * child's listen then fails with EADDRINUSE (the likely cause of an API process that
+ * never listened in one CI run, with two test files running at a time).
  */
 export async function freePort(): Promise<number> {
   const high = firstEphemeralPort();

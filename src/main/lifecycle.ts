@@ -29,9 +29,10 @@ const IDLE_SWEEP_MS = 100;
  * Closes the API for a drain: requests in flight finish, a request arriving on an open
  * connection is answered 503 (return503OnClosing), and every keep-alive connection closes
  * as soon as it is idle. Node closes the connections that are idle when the close begins;
- * one whose response is still being written then becomes idle afterwards and would stay
- * open, holding the drain, until its keep-alive timeout (KEEP_ALIVE_TIMEOUT_MS, 72 s by
- * default). So while the close runs, the idle ones are closed again every IDLE_SWEEP_MS.
+ * one that becomes idle afterwards with keep-alive (a request answered from its headers
+ * while its body was still arriving: test/foundation/drain.test.ts) stayed open, holding
+ * the drain, until its keep-alive timeout (KEEP_ALIVE_TIMEOUT_MS, 72 s by default). So
+ * while the close runs, the idle ones are closed again every IDLE_SWEEP_MS.
  */
 export async function closeApi(app: FastifyInstance): Promise<void> {
   const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
