@@ -7,14 +7,23 @@
 import net from 'node:net';
 import { once } from 'node:events';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closeApi } from '../../src/main/lifecycle.ts';
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../helpers/app.ts';
 
-let t: TestApp;
+const apps: TestApp[] = [];
+afterAll(() => Promise.all(apps.map((app) => app.close())));
+
+/** A service listening on a port of its own (each test closes one), with a keep-alive timeout far longer than a test waits. */
+async function listening() {
+  const t = await createTestApp({ env: { KEEP_ALIVE_TIMEOUT_MS: '600000' } });
+  apps.push(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return t;
+}
 
 /** A raw connection to the service: what it has received, and whether the service closed it within 5 s. */
-async function connection() {
+async function connection(t: TestApp) {
   const { port } = t.app.server.address() as net.AddressInfo;
   const socket = net.connect(port, '127.0.0.1');
   const state = { received: '' };
@@ -25,15 +34,10 @@ async function connection() {
     Promise.race([closed.then(() => 'closed by the service'), new Promise((resolve) => setTimeout(() => resolve('still open after 5 s'), 5_000))]);
   return { socket, state, closedByService };
 }
-beforeAll(async () => {
-  // Far longer than the test may wait, so only the close can end the connection in time.
-  t = await createTestApp({ env: { KEEP_ALIVE_TIMEOUT_MS: '600000' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(() => t.close());
 
 describe('draining the API', () => {
   it('answers the request in flight when the close begins, then closes its connection', async () => {
+    const t = await listening();
     // The request's read waits on a lock held here, so it is in flight when the close begins.
     let release!: () => void;
     let locked!: () => void;
@@ -45,10 +49,11 @@ describe('draining the API', () => {
       await held;
     });
     await hasLock;
-    const { socket, state, closedByService } = await connection();
+    const { socket, state, closedByService } = await connection(t);
+    const arrived = once(t.app.server, 'request');
     socket.write(`GET /admin/suppliers HTTP/1.1\r\nHost: surtido\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`);
-    // Let the request reach the handler (it then waits for the lock).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Routed before the close begins (it then waits for the lock).
+    await arrived;
     const closing = closeApi(t.app);
     release();
     await holding;
@@ -56,24 +61,18 @@ describe('draining the API', () => {
     expect(state.received).toMatch(/^HTTP\/1\.1 200 /);
     await closing;
   });
-});
 
-describe('draining the API with a connection that becomes idle during the close', () => {
-  beforeAll(async () => {
-    await t.close();
-    t = await createTestApp({ env: { KEEP_ALIVE_TIMEOUT_MS: '600000' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-  });
-
-  it('closes it as soon as it is idle, not at its keep-alive timeout', async () => {
+  it('closes a connection that becomes idle during the close at once, not at its keep-alive timeout', async () => {
+    const t = await listening();
     // Refused (401) from its headers, before its body is read: the answer goes out with
     // keep-alive while the request is still arriving, so the connection is not idle when
     // the close begins, and becomes idle when the body's last bytes arrive after it.
-    const { socket, state, closedByService } = await connection();
+    const { socket, state, closedByService } = await connection(t);
     socket.write('POST /admin/suppliers HTTP/1.1\r\nHost: surtido\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"code":');
     await expect.poll(() => state.received).toMatch(/^HTTP\/1\.1 401 [^]*keep-alive/i);
     const closing = closeApi(t.app);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The server has stopped listening (Node closed the connections idle then): only now the body ends.
+    await expect.poll(() => t.app.server.listening).toBe(false);
     socket.write('"X","n":1}'.padEnd(12)); // the body's last 12 bytes: exactly Content-Length, nothing after
     expect(await closedByService()).toBe('closed by the service');
     await closing;
