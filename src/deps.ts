@@ -11,6 +11,7 @@ import { createSupplierAuthenticator } from './modules/auth/auth.service.ts';
 import { getOrCreateSecret } from './modules/auth/credentials.repository.ts';
 import { LiveCredentials } from './modules/auth/live-credentials.ts';
 import { StoreCache } from './modules/store-app/store-app.cache.ts';
+import { storeOrderPlacer, type StoreOrderPlacer } from './modules/orders/orders.service.ts';
 import { createTokenIssuer, generateJwtSecret, type TokenIssuer } from './modules/auth/tokens.ts';
 import type { Notifier } from './lib/notifier.ts';
 import { createNotifier } from './modules/messages/messages.channels.ts';
@@ -40,6 +41,8 @@ export interface Deps {
   readonly audit: AuditLog;
   /** The store side's reads kept in memory; forgotten on every change, in every process. */
   readonly storeCache: StoreCache;
+  /** Places a store's order: the orders of requests that arrive together share one statement and one commit. */
+  readonly placeStoreOrder: StoreOrderPlacer;
   readonly storeTokens: StoreTokenIssuer;
   /** Console sessions' tokens, and the guard's check of them (src/modules/console). */
   readonly consoleTokens: ConsoleTokens;
@@ -97,6 +100,7 @@ export async function createDeps(config: Config, database: Database, options: De
     supplierAuth: createSupplierAuthenticator(database.db, tokens, liveCredentials),
     audit: auditLog,
     storeCache,
+    placeStoreOrder: storeOrderPlacer(database.db),
     storeTokens: createStoreTokenIssuer(secret, config.storeTokenTtlSeconds, () => clock.now(), (personId) =>
       storeCache.get(`sessions-ended:${personId}`, () => sessionsEndedAt(database.db, personId)),
     ),

@@ -132,22 +132,26 @@ export interface PlacedOrder {
 }
 
 /**
- * The INSERT of a store's order, answering its id. Every other column is read from
- * `answer`, a one-row table expression whose `json` is the order as the API answers it
- * (jsonb, camelCase, its id not yet known): what is stored is what was answered, and the
- * order's JSON is sent and parsed once for the row and its event (recordCreation).
- * The status, buyer, address (a null one is SQL null), price list, lines, promotions,
- * notes, history and creation time are the answer's; external_id and imported keep their
- * defaults (null, false).
+ * The INSERT of store orders, answering their ids. `resource` is a table expression with a
+ * row per order (EventsAboutNewRows): `n`, the order's place in `orders` from 1, `id`, the
+ * id drawn for it, and `json`, the order as the API answers it (jsonb, camelCase, its id
+ * included): what is stored is what was answered, and the order's JSON is sent and parsed
+ * once for the row and its event (recordCreations). The status, buyer, address (a null one
+ * is SQL null), price list, lines, promotions, notes, history and creation time are the
+ * answer's; external_id and imported keep their defaults (null, false).
  */
-export function placedOrderInsert(order: PlacedOrder, answer: RawBuilder<unknown>): RawBuilder<unknown> {
+export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<unknown>): RawBuilder<unknown> {
+  const column = <K extends keyof PlacedOrder>(key: K) => orders.map((o) => o[key]);
   return sql`
-    insert into orders (supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
-                        subtotal, discount_total, total, notes, history, placed_by, created_at)
-    select ${order.supplier_id}, ${order.store_id}, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
-           a.json->>'priceListCode', a.json->'products', a.json->'promotions', ${order.subtotal}, ${order.discount_total},
-           ${order.total}, a.json->>'notes', a.json->'history', ${order.placed_by}, (a.json->>'createdAt')::timestamptz
-    from ${answer} as a
+    insert into orders (id, supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
+                        subtotal, discount_total, total, notes, history, placed_by, created_at) overriding system value
+    select a.id, o.supplier_id, o.store_id, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
+           a.json->>'priceListCode', a.json->'products', a.json->'promotions', o.subtotal, o.discount_total,
+           o.total, a.json->>'notes', a.json->'history', o.placed_by, (a.json->>'createdAt')::timestamptz
+    from ${resource} as a
+    join unnest(${column('supplier_id')}::bigint[], ${column('store_id')}::bigint[], ${column('placed_by')}::bigint[],
+                ${column('subtotal')}::numeric[], ${column('discount_total')}::numeric[], ${column('total')}::numeric[])
+         with ordinality as o(supplier_id, store_id, placed_by, subtotal, discount_total, total, n) on o.n = a.n
     returning id`;
 }
 

@@ -4,13 +4,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { CancelCode, DB } from '../../db/types.ts';
+import { GroupCommit } from '../../db/group-commit.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import { recordNotifications } from '../store-app/store-app.notifications.ts';
 import type { NotificationType } from '../store-app/store-app.notifications.types.ts';
 import { cancelCodes, requireCancelCode, unknownCancelCode } from './cancel-codes.ts';
-import { recordCreation, recordEvent } from '../webhooks/webhooks.events.ts';
+import { creationEvent, recordCreations, recordEvent, type NewEventAbout } from '../webhooks/webhooks.events.ts';
 import * as repo from './orders.repository.ts';
 import type { Order, OrderBatchBody } from './orders.schemas.ts';
 import * as rules from './orders.rules.ts';
@@ -147,7 +148,7 @@ export async function operate(db: Kysely<DB>, supplierId: number, operation: Ope
 
 // The store's side (src/modules/store-app calls these): an order placed from a priced cart,
 // and a store's cancellation while PENDING. Placing an order and recording its
-// order.created event are one transaction, and so are a store's cancellation and its
+// order.created event are one statement, and so are a store's cancellation and its
 // order.cancelled event: an order exists if and only if its webhook is queued.
 
 /** Any order by id, with its supplier and store (the store app checks the person's membership of that store). */
@@ -156,22 +157,59 @@ export async function orderById(db: Kysely<DB>, id: number) {
   return row && { supplierId: row.supplier_id, storeId: row.store_id, view: orderView(row) };
 }
 
+/** A store's order as the store side hands it over: priced, PENDING, its id not yet known. */
+export type StoreOrder = repo.PlacedOrder &
+  Pick<repo.NewOrder, 'buyer' | 'address' | 'price_list_code' | 'products' | 'promotions' | 'notes' | 'history'> & { created_at: string };
+
+/** A store's order ready to be written: its row's own columns, its answer and its order.created event. */
+interface OrderToPlace {
+  order: repo.PlacedOrder;
+  view: OrderJson;
+  event: NewEventAbout;
+}
+
 /**
- * Inserts a store's order (PENDING, priced by the caller) and its order.created event;
- * answers the order as stored. The order, its event and the event's delivery are one
- * statement (recordCreation): written together or not at all, in one round trip, the id
- * given by the database and written into the event's body by SQL. The answer is built
- * once; its JSON is the event's body and the source of the row's JSON columns
- * (placedOrderInsert), so the answer, the row and the webhook cannot differ.
+ * Inserts store orders and the order.created event of each; answers each order as stored.
+ * The orders, their events and the events' deliveries are one statement (recordCreations):
+ * written together or not at all, in one round trip and one commit, each id drawn by the
+ * database and written into its event's body by SQL. Each answer is built once; its JSON
+ * is the event's body and the source of the row's JSON columns (placedOrdersInsert), so
+ * the answer, the row and the webhook cannot differ.
  */
-export async function placeStoreOrder(
-  db: Kysely<DB>,
-  order: repo.PlacedOrder & Pick<repo.NewOrder, 'buyer' | 'address' | 'price_list_code' | 'products' | 'promotions' | 'notes' | 'history'> & { created_at: string },
-): Promise<OrderJson> {
-  // Built before the id is known; the id keeps its place (first) when it is set.
-  const view = orderView({ ...order, id: 0, status: 'PENDING', external_id: null, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
-  const { id } = await recordCreation(db, (answer) => repo.placedOrderInsert(order, answer), { supplierId: order.supplier_id, type: 'order.created', keyPrefix: 'order:', body: view });
-  return { ...view, id };
+async function placeStoreOrders(db: Kysely<DB>, orders: OrderToPlace[]): Promise<OrderJson[]> {
+  const created = await recordCreations(
+    db,
+    'order.created',
+    { table: 'orders', keyPrefix: 'order:', insert: (resource) => repo.placedOrdersInsert(orders.map((o) => o.order), resource) },
+    orders.map((o) => o.event),
+  );
+  return created.map(({ id }, n) => ({ ...orders[n]!.view, id }));
+}
+
+/**
+ * At most 64 orders a statement (about 400 kB of JSON), one statement at a time: the
+ * orders that arrive while one is written wait for it and go together in the next. With
+ * two at a time the groups halved and PostgreSQL's cost per order rose by a third
+ * (`bench:orders`: docs/benchmarks.md).
+ */
+const PLACEMENT_GROUPS = { maxItems: 64, maxInFlight: 1 };
+
+export type StoreOrderPlacer = (order: StoreOrder) => Promise<OrderJson>;
+
+/**
+ * Places a store's order, answered once it is durably stored with its event. The orders
+ * of the requests that arrive together are written together (GroupCommit, src/db): under
+ * load an order's cost is mostly its statement's and its commit's, not its rows'. An
+ * order the database refuses fails alone. Built once per process, over its pool.
+ */
+export function storeOrderPlacer(db: Kysely<DB>): StoreOrderPlacer {
+  const group = new GroupCommit((orders: OrderToPlace[]) => placeStoreOrders(db, orders), PLACEMENT_GROUPS);
+  return (order) => {
+    // Built before the id is known; the id keeps its place (first) when it is set. The
+    // event is made here, in the request's context, so its delivery carries its trace.
+    const view = orderView({ ...order, id: 0, status: 'PENDING', external_id: null, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
+    return group.submit({ order, view, event: creationEvent(order.supplier_id, view) });
+  };
 }
 
 /** The store cancels its order with one of the supplier's STORE codes; records order.cancelled. */

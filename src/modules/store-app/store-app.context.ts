@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { Deps } from '../../deps.ts';
 import { todayIn } from '../../lib/clock.ts';
+import type { StoreOrderPlacer } from '../orders/orders.service.ts';
 import type { StoreCache } from './store-app.cache.ts';
 
 export interface StoreAppContext {
@@ -12,6 +13,8 @@ export interface StoreAppContext {
   currencyDecimals: number;
   /** PUBLIC_URL: the absolute addresses of the service's image versions. */
   publicUrl: string;
+  /** Places a store's order with its order.created event (the process's group commit: orders.service.ts). */
+  placeOrder: StoreOrderPlacer;
   /** Wakes this process's webhook dispatcher: an event was just recorded. */
   wake: () => void;
 }
@@ -22,5 +25,6 @@ export const storeAppContext = (deps: Deps): StoreAppContext => ({
   today: todayIn(deps.clock, deps.config.timezone),
   currencyDecimals: deps.config.currencyDecimals,
   publicUrl: deps.config.publicUrl,
+  placeOrder: deps.placeStoreOrder,
   wake: () => deps.workAccepted('webhooks'),
 });

@@ -42,7 +42,7 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
     if ('error' in l) throw new Error('a refused line reached placement');
     return { internalCode: l.productInternalCode, name: pricingInput.names.get(l.productInternalCode) ?? null, units: l.units, quantity: l.quantity, unitPrice: l.unitPrice, subtotal: l.subtotal, discount: l.discount, total: l.total, deliveredQuantity: 0, returnedQuantity: 0 };
   });
-  const view = await orders.placeStoreOrder(ctx.db, {
+  const view = await ctx.placeOrder({
     supplier_id: store.supplier_id,
     store_id: store.id,
     buyer: {

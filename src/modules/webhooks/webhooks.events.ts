@@ -2,10 +2,10 @@
 // written in the caller's transaction, beside the change that causes it, so the event
 // exists if and only if the change committed (never "commit, then enqueue").
 import { randomUUID } from 'node:crypto';
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
-import { insertEvent, insertEventAbout, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
+import { insertEvent, insertEventsAbout, type EventsAboutNewRows, type NewEventAbout, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
 
 /** Every outgoing call: its `x-event-type` and the fixed path appended to the supplier's base URL (src/modules/webhooks/README.md). */
 export const WEBHOOK_EVENTS = {
@@ -41,7 +41,7 @@ export interface WebhookEventInput<T extends WebhookEventType = WebhookEventType
   body: unknown;
 }
 
-export type { RecordedEvent };
+export type { NewEventAbout, RecordedEvent };
 
 /**
  * Records an event and its first delivery in the caller's transaction. It is sent once
@@ -53,24 +53,30 @@ export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput
 }
 
 /**
- * Inserts a resource and records the event about it, in one statement (atomic by itself:
- * no BEGIN or COMMIT), for a change that is a single INSERT whose id the database gives:
- * one round trip where a transaction would take four. `insert` builds an INSERT ...
- * RETURNING id of one row, which may read its columns from the resource's JSON
- * (`resource.json`, jsonb, id 0: EventAboutNewRow), so the resource goes to the database
- * once. `body` is the resource as it will be answered, `id` its first field (any value:
- * SQL writes the real id into its JSON, which is then byte for byte that of
- * `{ ...body, id }`); the ordering key is `keyPrefix` and the id. Answers the new id.
+ * The event about a row not inserted yet (recordCreations), prepared where the row is
+ * caused, so that it carries the caller's trace. `body` is the resource as it will be
+ * answered, `id` its first field (any value: SQL writes the real id into its JSON, which
+ * is then byte for byte that of `{ ...body, id }`).
  */
-export async function recordCreation<T extends { id: number }>(
+export function creationEvent(supplierId: number, body: { id: number }): NewEventAbout {
+  return { supplierId, messageId: newMessageId(), body: JSON.stringify({ ...body, id: 0 }), traceparent: currentTraceparent() };
+}
+
+/**
+ * Inserts resources and records the event about each, in one statement (atomic by itself:
+ * no BEGIN or COMMIT), for a change that is a single INSERT per resource whose id the
+ * database gives: one round trip and one commit for all of them. `about.insert` may read
+ * each row's columns from its resource's JSON (`resource.json`, jsonb: EventsAboutNewRows),
+ * so a resource goes to the database once. The ordering key is `about.keyPrefix` and the
+ * id. Answers the new ids, in the order of `events`.
+ */
+export async function recordCreations(
   db: Kysely<DB>,
-  insert: (resource: RawBuilder<unknown>) => RawBuilder<unknown>,
-  event: Omit<WebhookEventInput, 'orderingKey' | 'body'> & { keyPrefix: string; body: T },
-): Promise<RecordedEvent & { id: number }> {
-  const json = JSON.stringify({ ...event.body, id: 0 });
-  const head = '{"id":0';
-  if (!json.startsWith(head)) throw new Error(`the body of ${event.type} must have its id first`);
-  return insertEventAbout(db, eventHead(event), { insert, keyPrefix: event.keyPrefix, bodyAfterId: json.slice(head.length) });
+  type: WebhookEventType,
+  about: EventsAboutNewRows,
+  events: NewEventAbout[],
+): Promise<(RecordedEvent & { id: number })[]> {
+  return insertEventsAbout(db, { type, path: WEBHOOK_EVENTS[type], maxAttempts: MAX_ATTEMPTS }, about, events);
 }
 
 function eventHead(input: Pick<WebhookEventInput, 'supplierId' | 'type' | 'path'>): Omit<NewEventRow, 'orderingKey' | 'body'> {

@@ -40,48 +40,91 @@ export async function insertEvent(db: Executor, r: NewEventRow): Promise<Recorde
   return { eventId: row.event_id, deliveryId: row.delivery_id, webhookId: r.messageId };
 }
 
-/** The event is about the row `insert` creates, in the same statement; SQL completes its key and body with the row's id. */
-export interface EventAboutNewRow {
+/** Events about rows that `insert` creates, in the same statement; their ids are drawn first, so each event names its row. */
+export interface EventsAboutNewRows {
+  /** The table of the rows: their ids are drawn from its identity column `id` before they are inserted. */
+  table: string;
   /**
-   * An INSERT ... RETURNING id of exactly one row, which may read the resource's JSON from
-   * `resource` (a one-row table expression): its column `json` is the event's body as
-   * jsonb, with id 0 (the id is not known yet). The JSON goes to the database once, for
-   * the row and for the event.
+   * An INSERT ... OVERRIDING SYSTEM VALUE ... RETURNING id of one row per row of `resource`
+   * (a table expression with columns `n`, the row's place from 1, `id`, its id, and `json`,
+   * the event's body as jsonb, its id included). The JSON goes to the database once, for
+   * the row and for its event.
    */
   insert: (resource: RawBuilder<unknown>) => RawBuilder<unknown>;
   /** The ordering key is this and the id (`order:` gives `order:1001`). */
   keyPrefix: string;
-  /** The body is `{"id":`, the id and this (`,"status":"PENDING",...}`): the resource's JSON with its id first. */
-  bodyAfterId: string;
+}
+
+/** The body of an event about a row not inserted yet: its JSON text with the id first, as 0 (`{"id":0,"status":...}`). */
+export const ID_ZERO = '{"id":0';
+
+/** One new row's event: its body is `body` with the row's id in place of the 0. */
+export interface NewEventAbout extends Pick<NewEventRow, 'supplierId' | 'messageId'> {
+  /** JSON text starting with ID_ZERO; sent byte for byte but for the id. */
+  body: string;
+  traceparent: string | null;
 }
 
 /**
- * A new row (`about.insert`), the event about it and the event's first delivery, in one
- * statement: all written or none, with no BEGIN or COMMIT around them. Answers the new
- * row's id with the event's. `resource` is referenced twice, so PostgreSQL computes it
- * once: the body is parsed as JSON once, however many columns the row reads from it.
+ * New rows (`about.insert`), the event about each and each event's first delivery, in one
+ * statement: all written or none, with no BEGIN or COMMIT around them. Answers, in the
+ * order of `events`, each new row's id with its event's. The ids are drawn from the
+ * sequences in the first step (materialised: drawn once), so the row, its event's body and
+ * key, and the delivery agree; `resource` is materialised too, so each body is parsed as
+ * JSON once however many columns its row reads from it.
+ *
+ * The bodies travel as one text, what follows each one's ID_ZERO joined by line feeds:
+ * JSON text from JSON.stringify holds no raw line feed (one in a string is written
+ * `\n`), so `string_to_table` splits it back byte for byte without parsing it, and the
+ * driver sends it as it is (a text[] parameter would have every quote of every body
+ * escaped in JavaScript, and a JSON array would be parsed once more to be split).
  */
-export async function insertEventAbout(db: Executor, r: Omit<NewEventRow, 'orderingKey' | 'body'>, about: EventAboutNewRow): Promise<RecordedEvent & { id: number }> {
-  const result = await sql<{ event_id: number; delivery_id: number; created_id: string | number }>`
-    with resource as (
-      select after_id, ('{"id":0' || after_id)::jsonb as json from (select ${about.bodyAfterId}::text as after_id) as body),
+export async function insertEventsAbout(
+  db: Executor,
+  common: Pick<NewEventRow, 'type' | 'path' | 'maxAttempts'>,
+  about: EventsAboutNewRows,
+  events: NewEventAbout[],
+): Promise<(RecordedEvent & { id: number })[]> {
+  const afterIds = events.map(({ body }) => {
+    if (!body.startsWith(ID_ZERO) || body.includes('\n')) throw new Error(`the body of a ${common.type} event must start with ${ID_ZERO} and hold no line feed`);
+    return body.slice(ID_ZERO.length);
+  });
+  const result = await sql<{ id: string | number; event_id: number; delivery_id: number }>`
+    with drawn as materialized (
+      select t.n, t.supplier_id, t.message_id, t.traceparent, b.after_id,
+             nextval((select pg_get_serial_sequence(${about.table}, 'id'))) as id,
+             nextval((select pg_get_serial_sequence('webhook_events', 'id'))) as event_id
+      from unnest(${events.map((e) => e.supplierId)}::bigint[], ${events.map((e) => e.messageId)}::text[], ${events.map((e) => e.traceparent)}::text[])
+             with ordinality as t(supplier_id, message_id, traceparent, n)
+      join string_to_table(${afterIds.join('\n')}::text, e'\n') with ordinality as b(after_id, n) on b.n = t.n),
+    resource as materialized (
+      select d.*, b.body, b.body::jsonb as json from drawn d, lateral (select '{"id":' || d.id || d.after_id as body) as b),
     created as (${about.insert(sql`resource`)}),
-    e as (
-      insert into webhook_events (supplier_id, message_id, type, path, ordering_key, body)
-      select ${r.supplierId}, ${r.messageId}, ${r.type}, ${r.path}, ${about.keyPrefix} || created.id, '{"id":' || created.id || resource.after_id
-      from created, resource
-      returning supplier_id, id, ordering_key)
-    ${firstDelivery(r)}, (select id from created) as created_id`.execute(db);
-  const row = result.rows[0]!;
-  return { id: Number(row.created_id), eventId: row.event_id, deliveryId: row.delivery_id, webhookId: r.messageId };
+    inserted as (
+      insert into webhook_events (id, supplier_id, message_id, type, path, ordering_key, body) overriding system value
+      select r.event_id, r.supplier_id, r.message_id, ${common.type}, ${common.path}, ${about.keyPrefix} || r.id, r.body
+      from created c join resource r on r.id = c.id
+      returning id),
+    e as (select r.supplier_id, r.event_id as id, ${about.keyPrefix} || r.id as ordering_key, r.traceparent
+          from inserted i join resource r on r.event_id = i.id),
+    delivered as (${firstDelivery(common, sql`e.traceparent`)})
+    select r.id, r.event_id, d.delivery_id from resource r join delivered d on d.event_id = r.event_id order by r.n`.execute(db);
+  if (result.rows.length !== events.length) throw new Error(`${events.length} rows were to be created, ${result.rows.length} were`);
+  return result.rows.map((row, n) => ({ id: Number(row.id), eventId: Number(row.event_id), deliveryId: Number(row.delivery_id), webhookId: events[n]!.messageId }));
 }
 
-/** The INSERT of an event's first delivery from the CTE `e` (the event's supplier_id, id and ordering_key). */
-function firstDelivery(r: Pick<NewEventRow, 'type' | 'maxAttempts' | 'leaseOwner' | 'leaseSeconds' | 'traceparent'>) {
+/**
+ * The INSERT of an event's first delivery from the CTE `e` (the event's supplier_id, id and
+ * ordering_key); its traceparent is `traceparent`, an SQL expression (the request's by default).
+ */
+function firstDelivery(
+  r: Pick<NewEventRow, 'type' | 'maxAttempts' | 'leaseOwner' | 'leaseSeconds' | 'traceparent'>,
+  traceparent: RawBuilder<unknown> = sql`${r.traceparent ?? null}::text`,
+) {
   const lease = r.leaseOwner === undefined ? sql`null::timestamptz` : sql`now() + make_interval(secs => ${r.leaseSeconds ?? 0})`;
   return sql`
     insert into webhook_deliveries (supplier_id, event_id, event_type, ordering_key, max_attempts, lease_owner, lease_expires_at, traceparent)
-    select supplier_id, id, ${r.type}, ordering_key, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease}, ${r.traceparent ?? null}::text from e
+    select supplier_id, id, ${r.type}, ordering_key, ${r.maxAttempts}, ${r.leaseOwner ?? null}, ${lease}, ${traceparent} from e
     returning event_id, id as delivery_id`;
 }
 
