@@ -24,6 +24,7 @@ import type pg from 'pg';
 import {
   call,
   checkBatches,
+  checkpoint,
   copyIn,
   createSupplier,
   envInt,
@@ -31,10 +32,10 @@ import {
   fmtMs,
   median,
   table,
-  waitForBatches,
+  topologyFromEnv,
   type RunningService,
   type Supplier,
-  topologyFromEnv,
+  waitForBatches,
   withBenchService,
 } from './lib.ts';
 
@@ -106,11 +107,6 @@ function priceListBodies(list: string): Buffer[] {
   });
 }
 
-/** Tries a CHECKPOINT so one phase's dirty pages are not flushed on the next one's clock; needs superuser or pg_checkpoint. */
-async function checkpoint(pool: pg.Pool) {
-  await pool.query('checkpoint').catch((error: Error) => log(`CHECKPOINT skipped (${error.message}); timings may be noisier`));
-}
-
 /** The baseline: the same columns, key and defaults as price_entries, logged like it; no foreign keys or checks. */
 async function createCopyTable(pool: pg.Pool) {
   await pool.query(`create table bench_copy_entries (
@@ -142,7 +138,7 @@ async function runCopy(pool: pg.Pool, supplierId: number, list: string): Promise
       yield text;
     }
   }
-  await checkpoint(pool);
+  await checkpoint(pool, log);
   const started = performance.now();
   const rows = await copyIn(pool, 'copy bench_copy_entries (supplier_id, price_list_id, product_id, units, price) from stdin', chunks());
   const ms = performance.now() - started;
@@ -166,7 +162,7 @@ interface ServiceResult {
 
 async function runService(service: RunningService, supplier: Supplier, pool: pg.Pool, list: string): Promise<ServiceResult> {
   const bodies = priceListBodies(list);
-  await checkpoint(pool);
+  await checkpoint(pool, log);
   const started = performance.now();
   const ids: string[] = [];
   const acceptMs: number[] = [];

@@ -24,6 +24,7 @@ import { copyValue } from '../src/db/copy.ts';
 import {
   call,
   checkBatches,
+  checkpoint,
   copyIn,
   createSupplier,
   envInt,
@@ -31,10 +32,10 @@ import {
   fmtMs,
   median,
   table,
-  waitForBatches,
+  topologyFromEnv,
   type RunningService,
   type Supplier,
-  topologyFromEnv,
+  waitForBatches,
   withBenchService,
 } from './lib.ts';
 
@@ -108,11 +109,6 @@ async function seed(service: RunningService, supplier: Supplier) {
   checkBatches('brand seed', await waitForBatches(service, supplier, brand.body.batchId));
 }
 
-/** Tries a CHECKPOINT so one phase's dirty pages are not flushed on the next one's clock; needs superuser or pg_checkpoint. */
-async function checkpoint(pool: pg.Pool) {
-  await pool.query('checkpoint').catch((error: Error) => log(`CHECKPOINT skipped (${error.message}); timings may be noisier`));
-}
-
 async function verify(pool: pg.Pool, what: string, query: string, params: unknown[], expected: Record<string, number>) {
   const { rows } = await pool.query(query, params);
   for (const [key, value] of Object.entries(expected)) {
@@ -139,7 +135,7 @@ async function copyRuns(pool: pg.Pool, what: string, tableName: string, columns:
   const runs: number[] = [];
   for (let run = 0; run < COPY_RUNS; run++) {
     await pool.query(`truncate ${tableName}`);
-    await checkpoint(pool);
+    await checkpoint(pool, log);
     const started = performance.now();
     const rows = await copyIn(pool, `copy ${tableName} (${columns}) from stdin`, chunks());
     runs.push(performance.now() - started);
@@ -233,7 +229,7 @@ interface ServiceResult {
 }
 
 async function runService(service: RunningService, supplier: Supplier, pool: pg.Pool, endpoint: string, requestBodies: Buffer[], expected: number): Promise<ServiceResult> {
-  await checkpoint(pool);
+  await checkpoint(pool, log);
   const started = performance.now();
   const ids: string[] = [];
   const acceptMs: number[] = [];

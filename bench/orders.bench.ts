@@ -16,7 +16,7 @@
 // line is `cart_per_s=.. cart_p99_ms=.. cart_ratio=.. orders_per_second=.. p99_ms=.. ratio=..`.
 import Fastify from 'fastify';
 import { sleep } from '../support/wait.ts';
-import { call, envInt, fmtInt, table, withBenchService } from './lib.ts';
+import { call, checkpoint, envInt, fmtInt, table, withBenchService } from './lib.ts';
 import { benchCart, loadStoreSupplier } from './store-supplier.ts';
 import { ensureWrk, warmUp, wrk, type WrkResult } from './wrk.ts';
 
@@ -33,6 +33,8 @@ const settle = () => sleep(1000);
 ensureWrk();
 await withBenchService(log, async ({ service, pool }) => {
   const { storeId, token, products } = await loadStoreSupplier(service, log);
+  // The load's gigabyte of WAL would otherwise force checkpoints during the order rounds.
+  await checkpoint(pool, log);
   const headers = { authorization: `Bearer ${token}` };
   const lines = benchCart(products);
   const cartUrl = `${service.baseUrl}/app/stores/${storeId}/cart`;
