@@ -14,8 +14,10 @@
 //   the group, as it would have failed each alone: after a lost connection the statement
 //   may have committed, so writing again could write twice.
 // - Items are grouped by arrival: those submitted in one turn of the event loop, and
-//   those that arrive while `maxInFlight` groups are being written, up to `maxItems` a
-//   group. One write alone is delayed by one turn (setImmediate), not by a timer.
+//   those that arrive while groups are being written, up to `maxItems` a group. With no
+//   group being written, a group starts on the next turn (setImmediate, not a timer);
+//   while some are, another starts only once `minItemsWhileBusy` items wait (and at most
+//   `maxInFlight` groups are written at once), else when one of them ends.
 import { pgErrorCode } from './errors.ts';
 
 export interface GroupCommitOptions {
@@ -23,6 +25,11 @@ export interface GroupCommitOptions {
   maxItems: number;
   /** The most groups being written at once (each holds a pooled connection). */
   maxInFlight: number;
+  /**
+   * While a group is being written, another starts only once this many items wait: the
+   * groups stay large while the database keeps up, and overlap when its commits slow down.
+   */
+  minItemsWhileBusy: number;
 }
 
 interface Waiting<T, R> {
@@ -53,12 +60,18 @@ export class GroupCommit<T, R> {
     });
   }
 
+  /** A group may start: something waits, a slot is free, and either nothing is being written or enough waits. */
+  private mayStart() {
+    const { maxInFlight, minItemsWhileBusy } = this.options;
+    return this.waiting.length > 0 && this.inFlight < maxInFlight && (this.inFlight === 0 || this.waiting.length >= minItemsWhileBusy);
+  }
+
   private schedule() {
-    if (this.scheduled || this.waiting.length === 0 || this.inFlight >= this.options.maxInFlight) return;
+    if (this.scheduled || !this.mayStart()) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      while (this.waiting.length > 0 && this.inFlight < this.options.maxInFlight) {
+      while (this.mayStart()) {
         const group = this.waiting.splice(0, this.options.maxItems);
         this.inFlight++;
         void this.writeGroup(group).finally(() => {

@@ -25,7 +25,7 @@ const dbError = (code: string) => Object.assign(new Error(`database error ${code
 describe('GroupCommit', () => {
   it('writes the items of one turn with one call, and answers each its own result', async () => {
     const r = recorder();
-    const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 1 });
+    const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 1, minItemsWhileBusy: 10 });
     expect(await Promise.all([1, 2, 3].map((n) => group.submit(n)))).toEqual([2, 4, 6]);
     expect(r.groups).toEqual([[1, 2, 3]]);
     // A later turn is a group of its own.
@@ -35,7 +35,7 @@ describe('GroupCommit', () => {
 
   it('splits at maxItems, and holds what arrives while maxInFlight groups are written for the next group', async () => {
     const r = recorder();
-    const group = new GroupCommit(r.write, { maxItems: 2, maxInFlight: 1 });
+    const group = new GroupCommit(r.write, { maxItems: 2, maxInFlight: 1, minItemsWhileBusy: 2 });
     r.holdWrites(true);
     const first = [1, 2, 3].map((n) => group.submit(n));
     await turn();
@@ -50,9 +50,34 @@ describe('GroupCommit', () => {
     expect(r.groups).toEqual([[1, 2], [3, 4]]);
   });
 
+  it('starts another group while one is written only once minItemsWhileBusy items wait', async () => {
+    const r = recorder();
+    const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 2, minItemsWhileBusy: 3 });
+    r.holdWrites(true);
+    const first = group.submit(1);
+    await turn();
+    expect(r.groups).toEqual([[1]]);
+    // Two wait while the first group is written: too few for a second group.
+    const next = [2, 3].map((n) => group.submit(n));
+    await turn();
+    expect(r.groups).toEqual([[1]]);
+    // A third: the second group starts beside the first.
+    next.push(group.submit(4));
+    await turn();
+    expect(r.groups).toEqual([[1], [2, 3, 4]]);
+    // The two slots are taken: however many wait, they wait for one to end.
+    const last = [5, 6, 7].map((n) => group.submit(n));
+    await turn();
+    expect(r.groups).toHaveLength(2);
+    r.holdWrites(false);
+    r.release();
+    expect(await Promise.all([first, ...next, ...last])).toEqual([2, 4, 6, 8, 10, 12, 14]);
+    expect(r.groups).toEqual([[1], [2, 3, 4], [5, 6, 7]]);
+  });
+
   it('writes each item alone when the database refused the data of the group; only the item at fault fails', async () => {
     const r = recorder((items) => (items.includes(2) ? dbError('23503') : undefined));
-    const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 1 });
+    const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 1, minItemsWhileBusy: 10 });
     const results = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
     expect(results).toEqual([
       { status: 'fulfilled', value: 2 },
@@ -65,7 +90,7 @@ describe('GroupCommit', () => {
   it('fails every item, without writing again, when the failure is not the data (the statement may have committed)', async () => {
     for (const error of [dbError('08006'), dbError('57P01'), new Error('Connection terminated unexpectedly')]) {
       const r = recorder(() => error);
-      const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 1 });
+      const group = new GroupCommit(r.write, { maxItems: 10, maxInFlight: 1, minItemsWhileBusy: 10 });
       const results = await Promise.allSettled([1, 2].map((n) => group.submit(n)));
       expect(results).toEqual([
         { status: 'rejected', reason: error },
@@ -76,7 +101,7 @@ describe('GroupCommit', () => {
   });
 
   it('fails the group when the write answers a result count other than its items', async () => {
-    const group = new GroupCommit(async (items: number[]) => items.slice(1), { maxItems: 10, maxInFlight: 1 });
+    const group = new GroupCommit(async (items: number[]) => items.slice(1), { maxItems: 10, maxInFlight: 1, minItemsWhileBusy: 10 });
     const results = await Promise.allSettled([1, 2].map((n) => group.submit(n)));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
