@@ -56,7 +56,7 @@ export interface EventsAboutNewRows {
 }
 
 /** The body of an event about a row not inserted yet: its JSON text with the id first, as 0 (`{"id":0,"status":...}`). */
-export const ID_ZERO = '{"id":0';
+const ID_ZERO = '{"id":0';
 
 /** One new row's event: its body is `body` with the row's id in place of the 0. */
 export interface NewEventAbout extends Pick<NewEventRow, 'supplierId' | 'messageId'> {
