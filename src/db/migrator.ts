@@ -27,6 +27,7 @@ import * as m0028 from './migrations/0028_order_storage.ts';
 import * as m0029 from './migrations/0029_product_keys_by_supplier.ts';
 import * as m0030 from './migrations/0030_batch_product_chunks.ts';
 import * as m0031 from './migrations/0031_batch_store_chunks.ts';
+import * as m0032 from './migrations/0032_order_store_by_supplier.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0029_product_keys_by_supplier': m0029,
   '0030_batch_product_chunks': m0030,
   '0031_batch_store_chunks': m0031,
+  '0032_order_store_by_supplier': m0032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

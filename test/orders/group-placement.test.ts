@@ -4,6 +4,7 @@
 // database refuses fails alone.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_FOREIGN_KEY_VIOLATION } from '../../src/db/errors.ts';
 import type { StoreOrder } from '../../src/modules/orders/orders.service.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
@@ -44,6 +45,29 @@ async function stored(ids: number[]) {
   return rows.map((r) => ({ ...r, id: Number(r.id), deliveries: Number(r.deliveries) }));
 }
 
+/** An order placed through HTTP, and a builder of orders like it for the placer itself. */
+async function modelOrder() {
+  const model = (await place(1)).json();
+  const [row] = (await sql<{ supplier_id: string; store_id: string; placed_by: string }>`select supplier_id, store_id, placed_by from orders where id = ${model.id}`.execute(t.deps.db)).rows;
+  const order = (storeId: number, quantity: number, supplierId = Number(row!.supplier_id)): StoreOrder => ({
+    supplier_id: supplierId,
+    store_id: storeId,
+    placed_by: Number(row!.placed_by),
+    subtotal: 1500 * quantity,
+    discount_total: 0,
+    total: 1500 * quantity,
+    buyer: model.buyer,
+    address: model.address,
+    price_list_code: model.priceListCode,
+    products: [{ ...model.products[0], quantity, subtotal: 1500 * quantity, total: 1500 * quantity }],
+    promotions: model.promotions,
+    notes: null,
+    history: model.history,
+    created_at: model.createdAt,
+  });
+  return { row: row!, order };
+}
+
 describe('store orders placed together', () => {
   it('share a statement, and each has its own id, answer, event and delivery', async () => {
     const quantities = Array.from({ length: 20 }, (_, n) => n + 1);
@@ -76,31 +100,14 @@ describe('store orders placed together', () => {
   });
 
   it('an order the database refuses fails alone; the others of its group are placed', async () => {
-    const model = (await place(1)).json();
-    const [row] = (await sql<{ supplier_id: string; store_id: string; placed_by: string }>`select supplier_id, store_id, placed_by from orders where id = ${model.id}`.execute(t.deps.db)).rows;
-    const order = (storeId: number, quantity: number): StoreOrder => ({
-      supplier_id: Number(row!.supplier_id),
-      store_id: storeId,
-      placed_by: Number(row!.placed_by),
-      subtotal: 1500 * quantity,
-      discount_total: 0,
-      total: 1500 * quantity,
-      buyer: model.buyer,
-      address: model.address,
-      price_list_code: model.priceListCode,
-      products: [{ ...model.products[0], quantity, subtotal: 1500 * quantity, total: 1500 * quantity }],
-      promotions: model.promotions,
-      notes: null,
-      history: model.history,
-      created_at: model.createdAt,
-    });
+    const { row, order } = await modelOrder();
     const events = async () => Number((await sql<{ n: string }>`select count(*) as n from webhook_events`.execute(t.deps.db)).rows[0]!.n);
     const before = await events();
     // Submitted in one turn: one group. The store of the second does not exist.
     const results = await Promise.allSettled([
-      t.deps.placeStoreOrder(order(Number(row!.store_id), 7)),
+      t.deps.placeStoreOrder(order(Number(row.store_id), 7)),
       t.deps.placeStoreOrder(order(-1, 8)),
-      t.deps.placeStoreOrder(order(Number(row!.store_id), 9)),
+      t.deps.placeStoreOrder(order(Number(row.store_id), 9)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: '23503' });
@@ -113,5 +120,20 @@ describe('store orders placed together', () => {
     );
     // Nothing of the refused order: two events, not three.
     expect(await events()).toBe(before + 2);
+  });
+
+  it("an order naming another supplier's store is refused by the database (migration 0032)", async () => {
+    const { order } = await modelOrder();
+    const other = await t.supplier();
+    await as(t, other, 'POST', '/pricelist', { internalCode: 'PL' });
+    for (const st of (await t.runBatch(other, '/batch/store', { upsert: [{ internalCode: 'S1', name: 'Ajena', priceListCode: 'PL' }] })).statuses) expect(st.failed).toBe(0);
+    const [theirs] = (await sql<{ id: string }>`select id from stores where supplier_id = ${other.id} and internal_code = 'S1'`.execute(t.deps.db)).rows;
+    const before = Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(t.deps.db)).rows[0]!.n);
+    // Our supplier's order naming their store; then the same store under its own supplier.
+    const refused = await t.deps.placeStoreOrder(order(Number(theirs!.id), 2)).then(() => undefined, (e: unknown) => e);
+    expect(refused).toMatchObject({ code: PG_FOREIGN_KEY_VIOLATION, constraint: 'orders_store_fkey' });
+    expect(Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(t.deps.db)).rows[0]!.n)).toBe(before);
+    const placed = await t.deps.placeStoreOrder(order(Number(theirs!.id), 3, other.id));
+    expect((await stored([placed.id]))[0]).toMatchObject({ id: placed.id, type: 'order.created' });
   });
 });
