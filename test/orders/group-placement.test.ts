@@ -1,7 +1,7 @@
 // Store orders are placed in groups (src/db/group-commit.ts, orders.service.ts): the orders
 // of requests that arrive together share one statement and one commit. Each still gets
 // its own id, its own order.created event and delivery, and its own answer; an order the
-// database refuses fails alone.
+// database refuses fails alone, and one naming another supplier's store is refused by its key.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_FOREIGN_KEY_VIOLATION } from '../../src/db/errors.ts';
@@ -44,6 +44,8 @@ async function stored(ids: number[]) {
     where o.id = any(${ids}::bigint[]) order by o.id`.execute(t.deps.db);
   return rows.map((r) => ({ ...r, id: Number(r.id), deliveries: Number(r.deliveries) }));
 }
+
+const count = async (table: 'orders' | 'webhook_events') => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(t.deps.db)).rows[0]!.n);
 
 /** An order placed through HTTP, and a builder of orders like it for the placer itself. */
 async function modelOrder() {
@@ -101,8 +103,7 @@ describe('store orders placed together', () => {
 
   it('an order the database refuses fails alone; the others of its group are placed', async () => {
     const { row, order } = await modelOrder();
-    const events = async () => Number((await sql<{ n: string }>`select count(*) as n from webhook_events`.execute(t.deps.db)).rows[0]!.n);
-    const before = await events();
+    const before = await count('webhook_events');
     // Submitted in one turn: one group. The store of the second does not exist.
     const results = await Promise.allSettled([
       t.deps.placeStoreOrder(order(Number(row.store_id), 7)),
@@ -110,7 +111,7 @@ describe('store orders placed together', () => {
       t.deps.placeStoreOrder(order(Number(row.store_id), 9)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: '23503' });
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: PG_FOREIGN_KEY_VIOLATION });
     const placed = [results[0], results[2]].map((r) => (r as PromiseFulfilledResult<{ id: number; total: number }>).value);
     expect(placed.map((o) => o.total)).toEqual([1500 * 7, 1500 * 9]);
     const rows = await stored(placed.map((o) => o.id));
@@ -119,7 +120,7 @@ describe('store orders placed together', () => {
       placed.map((o) => [o.id, o.total]).sort((a, b) => a[0]! - b[0]!),
     );
     // Nothing of the refused order: two events, not three.
-    expect(await events()).toBe(before + 2);
+    expect(await count('webhook_events')).toBe(before + 2);
   });
 
   it("an order naming another supplier's store is refused by the database (migration 0032)", async () => {
@@ -128,11 +129,11 @@ describe('store orders placed together', () => {
     await as(t, other, 'POST', '/pricelist', { internalCode: 'PL' });
     for (const st of (await t.runBatch(other, '/batch/store', { upsert: [{ internalCode: 'S1', name: 'Ajena', priceListCode: 'PL' }] })).statuses) expect(st.failed).toBe(0);
     const [theirs] = (await sql<{ id: string }>`select id from stores where supplier_id = ${other.id} and internal_code = 'S1'`.execute(t.deps.db)).rows;
-    const before = Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(t.deps.db)).rows[0]!.n);
+    const before = await count('orders');
     // Our supplier's order naming their store; then the same store under its own supplier.
     const refused = await t.deps.placeStoreOrder(order(Number(theirs!.id), 2)).then(() => undefined, (e: unknown) => e);
     expect(refused).toMatchObject({ code: PG_FOREIGN_KEY_VIOLATION, constraint: 'orders_store_fkey' });
-    expect(Number((await sql<{ n: string }>`select count(*) as n from orders`.execute(t.deps.db)).rows[0]!.n)).toBe(before);
+    expect(await count('orders')).toBe(before);
     const placed = await t.deps.placeStoreOrder(order(Number(theirs!.id), 3, other.id));
     expect((await stored([placed.id]))[0]).toMatchObject({ id: placed.id, type: 'order.created' });
   });
