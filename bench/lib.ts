@@ -322,10 +322,6 @@ export interface BenchRun {
 }
 
 /**
- * Runs a benchmark on a scratch database with the service started on it, and cleans up
- * however the run ends (an error, or Ctrl-C).
- */
-/**
  * Tries a CHECKPOINT so one phase's dirty pages (a load's, say) are not flushed, nor its
  * WAL volume made to force a checkpoint, on the next phase's clock; needs superuser or
  * pg_checkpoint.
@@ -334,6 +330,10 @@ export async function checkpoint(pool: pg.Pool, log: (message: string) => void) 
   await pool.query('checkpoint').catch((error: Error) => log(`CHECKPOINT skipped (${error.message}); timings may be noisier`));
 }
 
+/**
+ * Runs a benchmark on a scratch database with the service started on it, and cleans up
+ * however the run ends (an error, or Ctrl-C).
+ */
 export async function withBenchService<T>(log: (message: string) => void, run: (bench: BenchRun) => Promise<T>, topology: Topology = 'one process'): Promise<T> {
   let scratch: ScratchDatabase | undefined;
   let service: RunningService | undefined;

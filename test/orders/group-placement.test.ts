@@ -13,8 +13,8 @@ let s: TestSupplier;
 let token: string;
 let storeId: number;
 
-async function batch(url: string, body: unknown) {
-  for (const st of (await t.runBatch(s, url, body)).statuses) expect(st.failed, JSON.stringify(st)).toBe(0);
+async function batch(url: string, body: unknown, supplier = s) {
+  for (const st of (await t.runBatch(supplier, url, body)).statuses) expect(st.failed, JSON.stringify(st)).toBe(0);
 }
 const app = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
   t.request({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}` } });
@@ -127,7 +127,7 @@ describe('store orders placed together', () => {
     const { order } = await modelOrder();
     const other = await t.supplier();
     await as(t, other, 'POST', '/pricelist', { internalCode: 'PL' });
-    for (const st of (await t.runBatch(other, '/batch/store', { upsert: [{ internalCode: 'S1', name: 'Ajena', priceListCode: 'PL' }] })).statuses) expect(st.failed).toBe(0);
+    await batch('/batch/store', { upsert: [{ internalCode: 'S1', name: 'Ajena', priceListCode: 'PL' }] }, other);
     const [theirs] = (await sql<{ id: string }>`select id from stores where supplier_id = ${other.id} and internal_code = 'S1'`.execute(t.deps.db)).rows;
     const before = await count('orders');
     // Our supplier's order naming their store; then the same store under its own supplier.
