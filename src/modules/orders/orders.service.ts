@@ -187,14 +187,17 @@ async function placeStoreOrders(db: Kysely<DB>, orders: OrderToPlace[]): Promise
 }
 
 /**
- * At most 64 orders a statement (about 400 kB of JSON). While a group is being written,
- * the next starts only once 8 orders wait, else when that group ends: groups stay large
- * while PostgreSQL keeps up (started as soon as a slot was free, half of them held one to
- * three orders, and the database's cost per order rose by a third), and up to three
- * overlap when its commits slow down (one at a time, an order waited for two commits).
+ * At most 12 orders a statement (about 75 kB of JSON), up to four statements at once, and
+ * while one is being written the next starts only once 6 orders wait, else when a group
+ * ends. The cap keeps several groups going round: with room for 64, one group took nearly
+ * every waiting order (20 – 32 of 32 connections), so the requests moved in step, Node
+ * pricing the next orders while PostgreSQL idled and PostgreSQL writing while Node idled;
+ * with 12, one group is written while Node prices the orders of the next (order ÷ cart
+ * 0.45 became 0.54 – 0.56). Smaller groups (started at 2 waiting) cost PostgreSQL more per
+ * order than they overlap; one group at a time tied every order to the commit's latency.
  * docs/benchmarks.md, `bench:orders`.
  */
-const PLACEMENT_GROUPS = { maxItems: 64, maxInFlight: 3, minItemsWhileBusy: 8 };
+const PLACEMENT_GROUPS = { maxItems: 12, maxInFlight: 4, minItemsWhileBusy: 6 };
 
 export type StoreOrderPlacer = (order: StoreOrder) => Promise<OrderJson>;
 
