@@ -134,8 +134,10 @@ inBrowser('imports in the console', () => {
     await accessible(page, 'import (prices, fixed)');
 
     // The list: every import with its status and counts.
+    // The list the page kept from before the last upload shows first and is fetched again, so
+    // wait for the newest import, not for one the kept list already holds.
     await page.getByRole('link', { name: 'Volver a las importaciones' }).click();
-    await page.locator('[data-import="productos.csv"]').waitFor();
+    await page.locator('[data-import="precios.failed.csv"]').waitFor();
     expect(await page.locator('[data-import]').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-import'), r.getAttribute('data-status')]))).toEqual([
       ['precios.failed.csv', 'completed'],
       ['precios.csv', 'completed_with_failures'],
