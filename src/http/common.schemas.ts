@@ -2,8 +2,26 @@
 // list pages. Module schemas are built from these, never re-declared.
 import { Type, type TSchema } from 'typebox';
 
-/** 1 to 100 characters, no control characters, no leading or trailing space; case-sensitive. */
-export const CODE_PATTERN = '^(?!\\s)[^\\p{Cc}]*(?<!\\s)$';
+/**
+ * Control characters (Unicode's Cc: U+0000 to U+001F and U+007F to U+009F), as a range
+ * every regular expression engine reads the same way.
+ */
+const CONTROL = '\\x00-\\x1f\\x7f-\\x9f';
+/**
+ * The white space JavaScript's `\s` matches beyond the controls: space, no-break space,
+ * the Unicode space separators, the line and paragraph separators and the byte-order mark.
+ * Written as the characters themselves (not `\u` escapes, which Go's RE2 does not read).
+ */
+const SPACE = ' \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+/**
+ * 1 to 100 characters, no control characters, no leading or trailing space; case-sensitive.
+ * Written in the interoperable subset JSON Schema recommends (no lookaround, no `\p{…}`),
+ * so Go, Python, Postman and Ajv all read the contract alike: a first character that is
+ * neither a control nor a space, then optionally any non-controls ending in such a character.
+ */
+export const CODE_PATTERN = `^[^${CONTROL}${SPACE}](?:[^${CONTROL}]*[^${CONTROL}${SPACE}])?$`;
+/** A file's name: no control characters and no path separators. */
+export const FILE_NAME_PATTERN = `^[^${CONTROL}/\\\\]+$`;
 export const Code = (options: { description?: string } = {}) => Type.String({ minLength: 1, maxLength: 100, pattern: CODE_PATTERN, ...options });
 export const Name = (options: { description?: string } = {}) => Type.String({ minLength: 1, maxLength: 255, ...options });
 export const Description = () => Type.String({ maxLength: 5000 });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, Page, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { FILE_NAME_PATTERN, Nullable, Page, PageQuery, Timestamp } from '../../http/common.schemas.ts';
 import { IMPORT_KINDS } from '../../integrator/kinds.ts';
 
 export const ImportKindName = Type.Union(
@@ -25,7 +25,7 @@ export const UploadQuery = Type.Object({
   ),
   remove: Type.Boolean({ default: false, description: "send the rows to the kind's remove node (kinds that have one: GET /import/kinds)" }),
   name: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\p{Cc}/\\\\]+$', description: "the file's name, shown with the import and naming its failed-rows file (default: the kind and format)" }),
+    Type.String({ minLength: 1, maxLength: 255, pattern: FILE_NAME_PATTERN, description: "the file's name, shown with the import and naming its failed-rows file (default: the kind and format)" }),
   ),
   delimiter: Type.Optional(Type.Union([Type.Literal(','), Type.Literal(';'), Type.Literal('\t'), Type.Literal('|')], { description: 'CSV: the cell delimiter (default ,)' })),
 });
