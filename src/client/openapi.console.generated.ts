@@ -2026,6 +2026,333 @@ export interface components {
             requestId: string | null;
             clientAddress: string | null;
         };
+        Product: {
+            internalCode: string;
+            name: string;
+            description: string | null;
+            brandInternalCode: string;
+            categoryInternalCode: string;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            images: string[];
+            /** @description the processing of each of `images`, in the same order */
+            imagesDetail: {
+                url: string;
+                imageUrls: {
+                    /**
+                     * Format: uri
+                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                     */
+                    160: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                     */
+                    480: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                     */
+                    1024: string;
+                    /**
+                     * Format: uri
+                     * @description the image as downloaded
+                     */
+                    original: string;
+                } | null;
+                imageStatus: ("pending" | "ready" | "failed") | null;
+                imageError: string | null;
+            }[];
+            enabled: boolean;
+            ean: string | null;
+            displayProducts: {
+                units: number;
+                name: string;
+                default?: boolean;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProductInput: {
+            internalCode: string;
+            name: string;
+            description?: string | null;
+            brandInternalCode: string;
+            /** @description a category or a subcategory */
+            categoryInternalCode: string;
+            image?: string | null;
+            images?: string[];
+            enabled?: boolean;
+            ean?: string | null;
+            displayProducts?: {
+                /** @description package size */
+                units: number;
+                name: string;
+                default?: boolean;
+            }[];
+        };
+        Brand: {
+            internalCode: string;
+            name: string;
+            weight: number | null;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Category: {
+            internalCode: string;
+            name: string;
+            weight: number | null;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            parentCategoryInternalCode: string | null;
+            subcategories?: {
+                internalCode: string;
+                name: string;
+                weight: number | null;
+                image: string | null;
+                imageUrls: {
+                    /**
+                     * Format: uri
+                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                     */
+                    160: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                     */
+                    480: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                     */
+                    1024: string;
+                    /**
+                     * Format: uri
+                     * @description the image as downloaded
+                     */
+                    original: string;
+                } | null;
+                imageStatus: ("pending" | "ready" | "failed") | null;
+                imageError: string | null;
+                enabled: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                parentCategoryInternalCode: string;
+            }[];
+        };
+        Grouper: {
+            internalCode: string;
+            name: string;
+            enabled: boolean;
+            stores: {
+                groupInternalCode: string;
+                storeInternalCode: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PriceList: {
+            internalCode: string;
+            name: string | null;
+            enabled: boolean;
+            products: {
+                priceListInternalCode: string;
+                productInternalCode: string;
+                units: number;
+                price: number;
+            }[];
+            stores: {
+                priceListInternalCode: string;
+                storeInternalCode: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PriceEntry: {
+            priceListInternalCode: string;
+            productInternalCode: string;
+            /** @description package size */
+            units: number;
+            price: number;
+        };
+        Store: {
+            internalCode: string;
+            name: string;
+            legalName: string | null;
+            legalId: string | null;
+            ownerName: string | null;
+            phone: string | null;
+            email: string | null;
+            enabled: boolean;
+            addresses: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode: string | null;
+            stockGrouperCode: string | null;
+            promotionGrouperCodes: string[];
+            settings: {
+                dropSize: number | null;
+            };
+            users: {
+                phone: string | null;
+                email: string | null;
+                name: string | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        StoreInput: {
+            internalCode: string;
+            name: string;
+            legalName?: string | null;
+            legalId?: string | null;
+            ownerName?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            enabled?: boolean;
+            addresses?: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode?: string | null;
+            stockGrouperCode?: string | null;
+            promotionGrouperCodes?: string[];
+            settings?: {
+                dropSize?: number | null;
+            };
+        };
+        StoreSummary: {
+            internalCode: string;
+            name: string;
+            legalName: string | null;
+            legalId: string | null;
+            ownerName: string | null;
+            phone: string | null;
+            email: string | null;
+            enabled: boolean;
+            addresses: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode: string | null;
+            stockGrouperCode: string | null;
+            promotionGrouperCodes: string[];
+            settings: {
+                dropSize: number | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Promotion: {
             internalCode: string;
             name: string;
@@ -2240,6 +2567,52 @@ export interface components {
                 productName?: string | null;
             };
         };
+        CatalogItem: {
+            internalCode: string;
+            name: string;
+            description: string | null;
+            brandInternalCode: string;
+            categoryInternalCode: string;
+            image: string | null;
+            /** @description the service's versions of `image` once its image worker made them (null until then, or without an image) */
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            images: string[];
+            sizes: {
+                units: number;
+                name: string | null;
+                price: number;
+            }[];
+            promotions: components["schemas"]["PromotionRef"][];
+        };
+        Cart: {
+            lines: {
+                productInternalCode: string;
+                /** @description package size */
+                units: number;
+                quantity: number;
+            }[];
+        };
         /** @description the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md) */
         PricedCart: {
             /** @description the cart's lines after merging, in the cart's order (first occurrence) */
@@ -2425,78 +2798,6 @@ export interface components {
                 note?: string;
             }[];
         };
-        PriceEntry: {
-            priceListInternalCode: string;
-            productInternalCode: string;
-            /** @description package size */
-            units: number;
-            price: number;
-        };
-        Store: {
-            internalCode: string;
-            name: string;
-            legalName: string | null;
-            legalId: string | null;
-            ownerName: string | null;
-            phone: string | null;
-            email: string | null;
-            enabled: boolean;
-            addresses: {
-                street: string;
-                city: string;
-                state?: string;
-                country?: string;
-                postalCode?: string;
-                latitude?: number;
-                longitude?: number;
-                default?: boolean;
-            }[];
-            priceListCode: string | null;
-            stockGrouperCode: string | null;
-            promotionGrouperCodes: string[];
-            settings: {
-                dropSize: number | null;
-            };
-            users: {
-                phone: string | null;
-                email: string | null;
-                name: string | null;
-            }[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        StoreSummary: {
-            internalCode: string;
-            name: string;
-            legalName: string | null;
-            legalId: string | null;
-            ownerName: string | null;
-            phone: string | null;
-            email: string | null;
-            enabled: boolean;
-            addresses: {
-                street: string;
-                city: string;
-                state?: string;
-                country?: string;
-                postalCode?: string;
-                latitude?: number;
-                longitude?: number;
-                default?: boolean;
-            }[];
-            priceListCode: string | null;
-            stockGrouperCode: string | null;
-            promotionGrouperCodes: string[];
-            settings: {
-                dropSize: number | null;
-            };
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
         Ticket: {
             /** @description the platform's ticket id */
             id: number;
@@ -2546,6 +2847,23 @@ export interface components {
             }[];
             storeId: number;
         };
+        Notification: {
+            id: number;
+            /** @enum {unknown} */
+            type: "TICKET_INFO_REQUESTED" | "TICKET_SOLVED" | "TICKET_CLOSED" | "TICKET_MESSAGE" | "ORDER_CONFIRMED" | "ORDER_DELIVERED" | "ORDER_CANCELLED";
+            store: {
+                id: number;
+                internalCode: string;
+                name: string;
+            };
+            ticketId: number | null;
+            orderId: number | null;
+            message: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description whether this person marked it read */
+            read: boolean;
+        };
         BatchStatus: {
             /** Format: uuid */
             batchId: string;
@@ -2585,6 +2903,83 @@ export interface components {
             take: number;
             total: number;
             totalPages: number;
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            kind: string;
+            remove: boolean;
+            format: "csv" | "jsonl";
+            fileName: string;
+            /** Format: date-time */
+            createdAt: string;
+            uploadedBy: {
+                kind: "person" | "credential";
+                /** @description a console member's email, or a credential's clientId */
+                id: string;
+            };
+            /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+            status: "processing" | "completed" | "completed_with_failures";
+            /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+            counts: {
+                rowsRead: number;
+                /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                refused: number;
+                /** @description items sent in batches */
+                sent: number;
+                /** @description items their batches completed */
+                applied: number;
+                /** @description items their batches failed */
+                failedWhenApplied: number;
+                /** @description every row not applied: refused + failedWhenApplied */
+                failed: number;
+                /** @description items sent and not processed yet */
+                pending: number;
+            };
+            /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+            batchIds: string[];
+        };
+        Member: {
+            id: number;
+            email: string;
+            /**
+             * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+             * @enum {unknown}
+             */
+            role: "owner" | "manager" | "agent" | "viewer";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookDelivery: {
+            id: number;
+            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
+            webhookId: string;
+            /**
+             * @description the `x-event-type` of the call
+             * @enum {unknown}
+             */
+            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+            /** @description appended to the supplier's base URL */
+            path: string;
+            status: "pending" | "delivered" | "failed";
+            redeliveryOf: number | null;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description every attempt, oldest first */
+            attempts: {
+                /** Format: date-time */
+                at: string;
+                statusCode: number | null;
+                latencyMs: number;
+                responseBody: string | null;
+                error: string | null;
+            }[];
         };
     };
     responses: never;
@@ -3403,24 +3798,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    upsert: {
-                        internalCode: string;
-                        name: string;
-                        description?: string | null;
-                        brandInternalCode: string;
-                        /** @description a category or a subcategory */
-                        categoryInternalCode: string;
-                        image?: string | null;
-                        images?: string[];
-                        enabled?: boolean;
-                        ean?: string | null;
-                        displayProducts?: {
-                            /** @description package size */
-                            units: number;
-                            name: string;
-                            default?: boolean;
-                        }[];
-                    }[];
+                    upsert: components["schemas"]["ProductInput"][];
                 };
             };
         };
@@ -3776,32 +4154,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    upsert: {
-                        internalCode: string;
-                        name: string;
-                        legalName?: string | null;
-                        legalId?: string | null;
-                        ownerName?: string | null;
-                        phone?: string | null;
-                        email?: string | null;
-                        enabled?: boolean;
-                        addresses?: {
-                            street: string;
-                            city: string;
-                            state?: string;
-                            country?: string;
-                            postalCode?: string;
-                            latitude?: number;
-                            longitude?: number;
-                            default?: boolean;
-                        }[];
-                        priceListCode?: string | null;
-                        stockGrouperCode?: string | null;
-                        promotionGrouperCodes?: string[];
-                        settings?: {
-                            dropSize?: number | null;
-                        };
-                    }[];
+                    upsert: components["schemas"]["StoreInput"][];
                 };
             };
         };
@@ -4637,25 +4990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string | null;
-                        enabled: boolean;
-                        products: {
-                            priceListInternalCode: string;
-                            productInternalCode: string;
-                            units: number;
-                            price: number;
-                        }[];
-                        stores: {
-                            priceListInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PriceList"];
                 };
             };
             /** @description problem details */
@@ -4723,25 +5058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string | null;
-                        enabled: boolean;
-                        products: {
-                            priceListInternalCode: string;
-                            productInternalCode: string;
-                            units: number;
-                            price: number;
-                        }[];
-                        stores: {
-                            priceListInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PriceList"];
                 };
             };
             /** @description problem details */
@@ -4943,41 +5260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Brand"];
                 };
             };
             /** @description problem details */
@@ -5029,78 +5312,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string | null;
-                            subcategories?: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string;
-                            }[];
-                        }[];
+                        data: components["schemas"]["Category"][];
                         page: number;
                         take: number;
                         total: number;
@@ -5162,78 +5374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -5299,78 +5440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -5437,78 +5507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -5575,78 +5574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -5705,78 +5633,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -5826,78 +5683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        description: string | null;
-                        brandInternalCode: string;
-                        categoryInternalCode: string;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        images: string[];
-                        /** @description the processing of each of `images`, in the same order */
-                        imagesDetail: {
-                            url: string;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                        }[];
-                        enabled: boolean;
-                        ean: string | null;
-                        displayProducts: {
-                            units: number;
-                            name: string;
-                            default?: boolean;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description problem details */
@@ -5955,78 +5741,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            internalCode: string;
-                            name: string;
-                            description: string | null;
-                            brandInternalCode: string;
-                            categoryInternalCode: string;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            images: string[];
-                            /** @description the processing of each of `images`, in the same order */
-                            imagesDetail: {
-                                url: string;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                            }[];
-                            enabled: boolean;
-                            ean: string | null;
-                            displayProducts: {
-                                units: number;
-                                name: string;
-                                default?: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Product"][];
                         page: number;
                         take: number;
                         total: number;
@@ -6154,19 +5869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6225,19 +5928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6293,19 +5984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6370,19 +6049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6514,19 +6181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6585,19 +6240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6653,19 +6296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6730,19 +6361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6982,14 +6601,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    lines: {
-                        productInternalCode: string;
-                        /** @description package size */
-                        units: number;
-                        quantity: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["Cart"];
             };
         };
         responses: {
@@ -8770,35 +8382,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                            webhookId: string;
-                            /**
-                             * @description the `x-event-type` of the call
-                             * @enum {unknown}
-                             */
-                            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                            /** @description appended to the supplier's base URL */
-                            path: string;
-                            status: "pending" | "delivered" | "failed";
-                            redeliveryOf: number | null;
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            finishedAt: string | null;
-                            /** @description every attempt, oldest first */
-                            attempts: {
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                latencyMs: number;
-                                responseBody: string | null;
-                                error: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         page: number;
                         take: number;
                         total: number;
@@ -8852,35 +8436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                        webhookId: string;
-                        /**
-                         * @description the `x-event-type` of the call
-                         * @enum {unknown}
-                         */
-                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                        /** @description appended to the supplier's base URL */
-                        path: string;
-                        status: "pending" | "delivered" | "failed";
-                        redeliveryOf: number | null;
-                        nextAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        finishedAt: string | null;
-                        /** @description every attempt, oldest first */
-                        attempts: {
-                            /** Format: date-time */
-                            at: string;
-                            statusCode: number | null;
-                            latencyMs: number;
-                            responseBody: string | null;
-                            error: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description problem details */
@@ -8936,35 +8492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                        webhookId: string;
-                        /**
-                         * @description the `x-event-type` of the call
-                         * @enum {unknown}
-                         */
-                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                        /** @description appended to the supplier's base URL */
-                        path: string;
-                        status: "pending" | "delivered" | "failed";
-                        redeliveryOf: number | null;
-                        nextAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        finishedAt: string | null;
-                        /** @description every attempt, oldest first */
-                        attempts: {
-                            /** Format: date-time */
-                            at: string;
-                            statusCode: number | null;
-                            latencyMs: number;
-                            responseBody: string | null;
-                            error: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description problem details */
@@ -9026,35 +8554,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                            webhookId: string;
-                            /**
-                             * @description the `x-event-type` of the call
-                             * @enum {unknown}
-                             */
-                            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                            /** @description appended to the supplier's base URL */
-                            path: string;
-                            status: "pending" | "delivered" | "failed";
-                            redeliveryOf: number | null;
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            finishedAt: string | null;
-                            /** @description every attempt, oldest first */
-                            attempts: {
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                latencyMs: number;
-                                responseBody: string | null;
-                                error: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         page: number;
                         take: number;
                         total: number;
@@ -9108,35 +8608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                        webhookId: string;
-                        /**
-                         * @description the `x-event-type` of the call
-                         * @enum {unknown}
-                         */
-                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                        /** @description appended to the supplier's base URL */
-                        path: string;
-                        status: "pending" | "delivered" | "failed";
-                        redeliveryOf: number | null;
-                        nextAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        finishedAt: string | null;
-                        /** @description every attempt, oldest first */
-                        attempts: {
-                            /** Format: date-time */
-                            at: string;
-                            statusCode: number | null;
-                            latencyMs: number;
-                            responseBody: string | null;
-                            error: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description problem details */
@@ -9185,35 +8657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                        webhookId: string;
-                        /**
-                         * @description the `x-event-type` of the call
-                         * @enum {unknown}
-                         */
-                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                        /** @description appended to the supplier's base URL */
-                        path: string;
-                        status: "pending" | "delivered" | "failed";
-                        redeliveryOf: number | null;
-                        nextAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        finishedAt: string | null;
-                        /** @description every attempt, oldest first */
-                        attempts: {
-                            /** Format: date-time */
-                            at: string;
-                            statusCode: number | null;
-                            latencyMs: number;
-                            responseBody: string | null;
-                            error: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description problem details */
@@ -10230,19 +9674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Member"][];
                 };
             };
             /** @description problem details */
@@ -10292,19 +9724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description problem details */
@@ -10372,19 +9792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description problem details */
@@ -10512,19 +9920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Member"][];
                 };
             };
             /** @description problem details */
@@ -10576,19 +9972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description problem details */
@@ -10932,41 +10316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11046,41 +10396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11160,41 +10476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11274,41 +10556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11388,41 +10636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11502,41 +10716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11616,41 +10796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11730,41 +10876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -11844,41 +10956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -12009,41 +11087,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            kind: string;
-                            remove: boolean;
-                            format: "csv" | "jsonl";
-                            fileName: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedBy: {
-                                kind: "person" | "credential";
-                                /** @description a console member's email, or a credential's clientId */
-                                id: string;
-                            };
-                            /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                            status: "processing" | "completed" | "completed_with_failures";
-                            /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                            counts: {
-                                rowsRead: number;
-                                /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                                refused: number;
-                                /** @description items sent in batches */
-                                sent: number;
-                                /** @description items their batches completed */
-                                applied: number;
-                                /** @description items their batches failed */
-                                failedWhenApplied: number;
-                                /** @description every row not applied: refused + failedWhenApplied */
-                                failed: number;
-                                /** @description items sent and not processed yet */
-                                pending: number;
-                            };
-                            /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                            batchIds: string[];
-                        }[];
+                        data: components["schemas"]["Import"][];
                         page: number;
                         take: number;
                         total: number;
@@ -12097,41 +11141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */

@@ -1766,6 +1766,333 @@ export interface components {
             requestId: string | null;
             clientAddress: string | null;
         };
+        Product: {
+            internalCode: string;
+            name: string;
+            description: string | null;
+            brandInternalCode: string;
+            categoryInternalCode: string;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            images: string[];
+            /** @description the processing of each of `images`, in the same order */
+            imagesDetail: {
+                url: string;
+                imageUrls: {
+                    /**
+                     * Format: uri
+                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                     */
+                    160: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                     */
+                    480: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                     */
+                    1024: string;
+                    /**
+                     * Format: uri
+                     * @description the image as downloaded
+                     */
+                    original: string;
+                } | null;
+                imageStatus: ("pending" | "ready" | "failed") | null;
+                imageError: string | null;
+            }[];
+            enabled: boolean;
+            ean: string | null;
+            displayProducts: {
+                units: number;
+                name: string;
+                default?: boolean;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProductInput: {
+            internalCode: string;
+            name: string;
+            description?: string | null;
+            brandInternalCode: string;
+            /** @description a category or a subcategory */
+            categoryInternalCode: string;
+            image?: string | null;
+            images?: string[];
+            enabled?: boolean;
+            ean?: string | null;
+            displayProducts?: {
+                /** @description package size */
+                units: number;
+                name: string;
+                default?: boolean;
+            }[];
+        };
+        Brand: {
+            internalCode: string;
+            name: string;
+            weight: number | null;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Category: {
+            internalCode: string;
+            name: string;
+            weight: number | null;
+            image: string | null;
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            imageStatus: ("pending" | "ready" | "failed") | null;
+            imageError: string | null;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            parentCategoryInternalCode: string | null;
+            subcategories?: {
+                internalCode: string;
+                name: string;
+                weight: number | null;
+                image: string | null;
+                imageUrls: {
+                    /**
+                     * Format: uri
+                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                     */
+                    160: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                     */
+                    480: string;
+                    /**
+                     * Format: uri
+                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                     */
+                    1024: string;
+                    /**
+                     * Format: uri
+                     * @description the image as downloaded
+                     */
+                    original: string;
+                } | null;
+                imageStatus: ("pending" | "ready" | "failed") | null;
+                imageError: string | null;
+                enabled: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                parentCategoryInternalCode: string;
+            }[];
+        };
+        Grouper: {
+            internalCode: string;
+            name: string;
+            enabled: boolean;
+            stores: {
+                groupInternalCode: string;
+                storeInternalCode: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PriceList: {
+            internalCode: string;
+            name: string | null;
+            enabled: boolean;
+            products: {
+                priceListInternalCode: string;
+                productInternalCode: string;
+                units: number;
+                price: number;
+            }[];
+            stores: {
+                priceListInternalCode: string;
+                storeInternalCode: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PriceEntry: {
+            priceListInternalCode: string;
+            productInternalCode: string;
+            /** @description package size */
+            units: number;
+            price: number;
+        };
+        Store: {
+            internalCode: string;
+            name: string;
+            legalName: string | null;
+            legalId: string | null;
+            ownerName: string | null;
+            phone: string | null;
+            email: string | null;
+            enabled: boolean;
+            addresses: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode: string | null;
+            stockGrouperCode: string | null;
+            promotionGrouperCodes: string[];
+            settings: {
+                dropSize: number | null;
+            };
+            users: {
+                phone: string | null;
+                email: string | null;
+                name: string | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        StoreInput: {
+            internalCode: string;
+            name: string;
+            legalName?: string | null;
+            legalId?: string | null;
+            ownerName?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            enabled?: boolean;
+            addresses?: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode?: string | null;
+            stockGrouperCode?: string | null;
+            promotionGrouperCodes?: string[];
+            settings?: {
+                dropSize?: number | null;
+            };
+        };
+        StoreSummary: {
+            internalCode: string;
+            name: string;
+            legalName: string | null;
+            legalId: string | null;
+            ownerName: string | null;
+            phone: string | null;
+            email: string | null;
+            enabled: boolean;
+            addresses: {
+                street: string;
+                city: string;
+                state?: string;
+                country?: string;
+                postalCode?: string;
+                latitude?: number;
+                longitude?: number;
+                default?: boolean;
+            }[];
+            priceListCode: string | null;
+            stockGrouperCode: string | null;
+            promotionGrouperCodes: string[];
+            settings: {
+                dropSize: number | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Promotion: {
             internalCode: string;
             name: string;
@@ -1980,6 +2307,52 @@ export interface components {
                 productName?: string | null;
             };
         };
+        CatalogItem: {
+            internalCode: string;
+            name: string;
+            description: string | null;
+            brandInternalCode: string;
+            categoryInternalCode: string;
+            image: string | null;
+            /** @description the service's versions of `image` once its image worker made them (null until then, or without an image) */
+            imageUrls: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            } | null;
+            images: string[];
+            sizes: {
+                units: number;
+                name: string | null;
+                price: number;
+            }[];
+            promotions: components["schemas"]["PromotionRef"][];
+        };
+        Cart: {
+            lines: {
+                productInternalCode: string;
+                /** @description package size */
+                units: number;
+                quantity: number;
+            }[];
+        };
         /** @description the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md) */
         PricedCart: {
             /** @description the cart's lines after merging, in the cart's order (first occurrence) */
@@ -2165,78 +2538,6 @@ export interface components {
                 note?: string;
             }[];
         };
-        PriceEntry: {
-            priceListInternalCode: string;
-            productInternalCode: string;
-            /** @description package size */
-            units: number;
-            price: number;
-        };
-        Store: {
-            internalCode: string;
-            name: string;
-            legalName: string | null;
-            legalId: string | null;
-            ownerName: string | null;
-            phone: string | null;
-            email: string | null;
-            enabled: boolean;
-            addresses: {
-                street: string;
-                city: string;
-                state?: string;
-                country?: string;
-                postalCode?: string;
-                latitude?: number;
-                longitude?: number;
-                default?: boolean;
-            }[];
-            priceListCode: string | null;
-            stockGrouperCode: string | null;
-            promotionGrouperCodes: string[];
-            settings: {
-                dropSize: number | null;
-            };
-            users: {
-                phone: string | null;
-                email: string | null;
-                name: string | null;
-            }[];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        StoreSummary: {
-            internalCode: string;
-            name: string;
-            legalName: string | null;
-            legalId: string | null;
-            ownerName: string | null;
-            phone: string | null;
-            email: string | null;
-            enabled: boolean;
-            addresses: {
-                street: string;
-                city: string;
-                state?: string;
-                country?: string;
-                postalCode?: string;
-                latitude?: number;
-                longitude?: number;
-                default?: boolean;
-            }[];
-            priceListCode: string | null;
-            stockGrouperCode: string | null;
-            promotionGrouperCodes: string[];
-            settings: {
-                dropSize: number | null;
-            };
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
         Ticket: {
             /** @description the platform's ticket id */
             id: number;
@@ -2286,6 +2587,23 @@ export interface components {
             }[];
             storeId: number;
         };
+        Notification: {
+            id: number;
+            /** @enum {unknown} */
+            type: "TICKET_INFO_REQUESTED" | "TICKET_SOLVED" | "TICKET_CLOSED" | "TICKET_MESSAGE" | "ORDER_CONFIRMED" | "ORDER_DELIVERED" | "ORDER_CANCELLED";
+            store: {
+                id: number;
+                internalCode: string;
+                name: string;
+            };
+            ticketId: number | null;
+            orderId: number | null;
+            message: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description whether this person marked it read */
+            read: boolean;
+        };
         BatchStatus: {
             /** Format: uuid */
             batchId: string;
@@ -2325,6 +2643,83 @@ export interface components {
             take: number;
             total: number;
             totalPages: number;
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            kind: string;
+            remove: boolean;
+            format: "csv" | "jsonl";
+            fileName: string;
+            /** Format: date-time */
+            createdAt: string;
+            uploadedBy: {
+                kind: "person" | "credential";
+                /** @description a console member's email, or a credential's clientId */
+                id: string;
+            };
+            /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
+            status: "processing" | "completed" | "completed_with_failures";
+            /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
+            counts: {
+                rowsRead: number;
+                /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
+                refused: number;
+                /** @description items sent in batches */
+                sent: number;
+                /** @description items their batches completed */
+                applied: number;
+                /** @description items their batches failed */
+                failedWhenApplied: number;
+                /** @description every row not applied: refused + failedWhenApplied */
+                failed: number;
+                /** @description items sent and not processed yet */
+                pending: number;
+            };
+            /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
+            batchIds: string[];
+        };
+        Member: {
+            id: number;
+            email: string;
+            /**
+             * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+             * @enum {unknown}
+             */
+            role: "owner" | "manager" | "agent" | "viewer";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookDelivery: {
+            id: number;
+            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
+            webhookId: string;
+            /**
+             * @description the `x-event-type` of the call
+             * @enum {unknown}
+             */
+            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+            /** @description appended to the supplier's base URL */
+            path: string;
+            status: "pending" | "delivered" | "failed";
+            redeliveryOf: number | null;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description every attempt, oldest first */
+            attempts: {
+                /** Format: date-time */
+                at: string;
+                statusCode: number | null;
+                latencyMs: number;
+                responseBody: string | null;
+                error: string | null;
+            }[];
         };
     };
     responses: never;
@@ -2598,24 +2993,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    upsert: {
-                        internalCode: string;
-                        name: string;
-                        description?: string | null;
-                        brandInternalCode: string;
-                        /** @description a category or a subcategory */
-                        categoryInternalCode: string;
-                        image?: string | null;
-                        images?: string[];
-                        enabled?: boolean;
-                        ean?: string | null;
-                        displayProducts?: {
-                            /** @description package size */
-                            units: number;
-                            name: string;
-                            default?: boolean;
-                        }[];
-                    }[];
+                    upsert: components["schemas"]["ProductInput"][];
                 };
             };
         };
@@ -2971,32 +3349,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    upsert: {
-                        internalCode: string;
-                        name: string;
-                        legalName?: string | null;
-                        legalId?: string | null;
-                        ownerName?: string | null;
-                        phone?: string | null;
-                        email?: string | null;
-                        enabled?: boolean;
-                        addresses?: {
-                            street: string;
-                            city: string;
-                            state?: string;
-                            country?: string;
-                            postalCode?: string;
-                            latitude?: number;
-                            longitude?: number;
-                            default?: boolean;
-                        }[];
-                        priceListCode?: string | null;
-                        stockGrouperCode?: string | null;
-                        promotionGrouperCodes?: string[];
-                        settings?: {
-                            dropSize?: number | null;
-                        };
-                    }[];
+                    upsert: components["schemas"]["StoreInput"][];
                 };
             };
         };
@@ -3832,25 +4185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string | null;
-                        enabled: boolean;
-                        products: {
-                            priceListInternalCode: string;
-                            productInternalCode: string;
-                            units: number;
-                            price: number;
-                        }[];
-                        stores: {
-                            priceListInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PriceList"];
                 };
             };
             /** @description problem details */
@@ -3918,25 +4253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string | null;
-                        enabled: boolean;
-                        products: {
-                            priceListInternalCode: string;
-                            productInternalCode: string;
-                            units: number;
-                            price: number;
-                        }[];
-                        stores: {
-                            priceListInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["PriceList"];
                 };
             };
             /** @description problem details */
@@ -4138,41 +4455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Brand"];
                 };
             };
             /** @description problem details */
@@ -4224,78 +4507,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string | null;
-                            subcategories?: {
-                                internalCode: string;
-                                name: string;
-                                weight: number | null;
-                                image: string | null;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                parentCategoryInternalCode: string;
-                            }[];
-                        }[];
+                        data: components["schemas"]["Category"][];
                         page: number;
                         take: number;
                         total: number;
@@ -4357,78 +4569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -4494,78 +4635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -4632,78 +4702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -4770,78 +4769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -4900,78 +4828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        weight: number | null;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        enabled: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        parentCategoryInternalCode: string | null;
-                        subcategories?: {
-                            internalCode: string;
-                            name: string;
-                            weight: number | null;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            enabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            parentCategoryInternalCode: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             /** @description problem details */
@@ -5021,78 +4878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        description: string | null;
-                        brandInternalCode: string;
-                        categoryInternalCode: string;
-                        image: string | null;
-                        imageUrls: {
-                            /**
-                             * Format: uri
-                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                             */
-                            160: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                             */
-                            480: string;
-                            /**
-                             * Format: uri
-                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                             */
-                            1024: string;
-                            /**
-                             * Format: uri
-                             * @description the image as downloaded
-                             */
-                            original: string;
-                        } | null;
-                        imageStatus: ("pending" | "ready" | "failed") | null;
-                        imageError: string | null;
-                        images: string[];
-                        /** @description the processing of each of `images`, in the same order */
-                        imagesDetail: {
-                            url: string;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                        }[];
-                        enabled: boolean;
-                        ean: string | null;
-                        displayProducts: {
-                            units: number;
-                            name: string;
-                            default?: boolean;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Product"];
                 };
             };
             /** @description problem details */
@@ -5150,78 +4936,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            internalCode: string;
-                            name: string;
-                            description: string | null;
-                            brandInternalCode: string;
-                            categoryInternalCode: string;
-                            image: string | null;
-                            imageUrls: {
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                 */
-                                160: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                 */
-                                480: string;
-                                /**
-                                 * Format: uri
-                                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                 */
-                                1024: string;
-                                /**
-                                 * Format: uri
-                                 * @description the image as downloaded
-                                 */
-                                original: string;
-                            } | null;
-                            imageStatus: ("pending" | "ready" | "failed") | null;
-                            imageError: string | null;
-                            images: string[];
-                            /** @description the processing of each of `images`, in the same order */
-                            imagesDetail: {
-                                url: string;
-                                imageUrls: {
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 160 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    160: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 480 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    480: string;
-                                    /**
-                                     * Format: uri
-                                     * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
-                                     */
-                                    1024: string;
-                                    /**
-                                     * Format: uri
-                                     * @description the image as downloaded
-                                     */
-                                    original: string;
-                                } | null;
-                                imageStatus: ("pending" | "ready" | "failed") | null;
-                                imageError: string | null;
-                            }[];
-                            enabled: boolean;
-                            ean: string | null;
-                            displayProducts: {
-                                units: number;
-                                name: string;
-                                default?: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Product"][];
                         page: number;
                         take: number;
                         total: number;
@@ -5349,19 +5064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5420,19 +5123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5488,19 +5179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5565,19 +5244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5709,19 +5376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5780,19 +5435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5848,19 +5491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -5925,19 +5556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        internalCode: string;
-                        name: string;
-                        enabled: boolean;
-                        stores: {
-                            groupInternalCode: string;
-                            storeInternalCode: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Grouper"];
                 };
             };
             /** @description problem details */
@@ -6177,14 +5796,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    lines: {
-                        productInternalCode: string;
-                        /** @description package size */
-                        units: number;
-                        quantity: number;
-                    }[];
-                };
+                "application/json": components["schemas"]["Cart"];
             };
         };
         responses: {
@@ -7787,35 +7399,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: number;
-                            /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                            webhookId: string;
-                            /**
-                             * @description the `x-event-type` of the call
-                             * @enum {unknown}
-                             */
-                            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                            /** @description appended to the supplier's base URL */
-                            path: string;
-                            status: "pending" | "delivered" | "failed";
-                            redeliveryOf: number | null;
-                            nextAttemptAt: string | null;
-                            lastStatusCode: number | null;
-                            lastError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            finishedAt: string | null;
-                            /** @description every attempt, oldest first */
-                            attempts: {
-                                /** Format: date-time */
-                                at: string;
-                                statusCode: number | null;
-                                latencyMs: number;
-                                responseBody: string | null;
-                                error: string | null;
-                            }[];
-                        }[];
+                        data: components["schemas"]["WebhookDelivery"][];
                         page: number;
                         take: number;
                         total: number;
@@ -7869,35 +7453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                        webhookId: string;
-                        /**
-                         * @description the `x-event-type` of the call
-                         * @enum {unknown}
-                         */
-                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                        /** @description appended to the supplier's base URL */
-                        path: string;
-                        status: "pending" | "delivered" | "failed";
-                        redeliveryOf: number | null;
-                        nextAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        finishedAt: string | null;
-                        /** @description every attempt, oldest first */
-                        attempts: {
-                            /** Format: date-time */
-                            at: string;
-                            statusCode: number | null;
-                            latencyMs: number;
-                            responseBody: string | null;
-                            error: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description problem details */
@@ -7953,35 +7509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
-                        webhookId: string;
-                        /**
-                         * @description the `x-event-type` of the call
-                         * @enum {unknown}
-                         */
-                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
-                        /** @description appended to the supplier's base URL */
-                        path: string;
-                        status: "pending" | "delivered" | "failed";
-                        redeliveryOf: number | null;
-                        nextAttemptAt: string | null;
-                        lastStatusCode: number | null;
-                        lastError: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        finishedAt: string | null;
-                        /** @description every attempt, oldest first */
-                        attempts: {
-                            /** Format: date-time */
-                            at: string;
-                            statusCode: number | null;
-                            latencyMs: number;
-                            responseBody: string | null;
-                            error: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description problem details */
@@ -8880,19 +8408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Member"][];
                 };
             };
             /** @description problem details */
@@ -8942,19 +8458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description problem details */
@@ -9022,19 +8526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        email: string;
-                        /**
-                         * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
-                         * @enum {unknown}
-                         */
-                        role: "owner" | "manager" | "agent" | "viewer";
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Member"];
                 };
             };
             /** @description problem details */
@@ -9175,41 +8667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9289,41 +8747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9403,41 +8827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9517,41 +8907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9631,41 +8987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9745,41 +9067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9859,41 +9147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -9973,41 +9227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -10087,41 +9307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
@@ -10252,41 +9438,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            kind: string;
-                            remove: boolean;
-                            format: "csv" | "jsonl";
-                            fileName: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedBy: {
-                                kind: "person" | "credential";
-                                /** @description a console member's email, or a credential's clientId */
-                                id: string;
-                            };
-                            /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                            status: "processing" | "completed" | "completed_with_failures";
-                            /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                            counts: {
-                                rowsRead: number;
-                                /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                                refused: number;
-                                /** @description items sent in batches */
-                                sent: number;
-                                /** @description items their batches completed */
-                                applied: number;
-                                /** @description items their batches failed */
-                                failedWhenApplied: number;
-                                /** @description every row not applied: refused + failedWhenApplied */
-                                failed: number;
-                                /** @description items sent and not processed yet */
-                                pending: number;
-                            };
-                            /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                            batchIds: string[];
-                        }[];
+                        data: components["schemas"]["Import"][];
                         page: number;
                         take: number;
                         total: number;
@@ -10340,41 +9492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        kind: string;
-                        remove: boolean;
-                        format: "csv" | "jsonl";
-                        fileName: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedBy: {
-                            kind: "person" | "credential";
-                            /** @description a console member's email, or a credential's clientId */
-                            id: string;
-                        };
-                        /** @description processing while any of its batches is; then completed, or completed_with_failures when any row failed (refused before sending or when applied) */
-                        status: "processing" | "completed" | "completed_with_failures";
-                        /** @description rowsRead = refused + sent; sent = applied + failedWhenApplied + pending */
-                        counts: {
-                            rowsRead: number;
-                            /** @description rows refused before sending (not an item of the kind, or refused by its validation) */
-                            refused: number;
-                            /** @description items sent in batches */
-                            sent: number;
-                            /** @description items their batches completed */
-                            applied: number;
-                            /** @description items their batches failed */
-                            failedWhenApplied: number;
-                            /** @description every row not applied: refused + failedWhenApplied */
-                            failed: number;
-                            /** @description items sent and not processed yet */
-                            pending: number;
-                        };
-                        /** @description its batches, ordinary ones (GET /batch/{uuid}/detail), in submission order */
-                        batchIds: string[];
-                    };
+                    "application/json": components["schemas"]["Import"];
                 };
             };
             /** @description problem details */
