@@ -50,9 +50,9 @@ const within = <T>(promise: Promise<T>, ms: number, what: string) =>
 const nested = (depth: number, inner = '0') => '['.repeat(depth) + inner + ']'.repeat(depth);
 
 describe('body limits', () => {
-  it('a few KB on /login and /app/auth/*, 1 MiB on ordinary routes, the large limit on batch endpoints and file imports', async () => {
+  it('a few KB on /login, /app/auth/* and /console/auth/*, 1 MiB on ordinary routes, the large limit on batch endpoints and file imports', async () => {
     const padding = 'x'.repeat(5000);
-    for (const url of ['/login', '/app/auth/code', '/app/auth/token']) {
+    for (const url of ['/login', '/app/auth/code', '/app/auth/token', '/console/auth/code', '/console/auth/token']) {
       const res = await t.request({ method: 'POST', url, headers: { 'x-forwarded-for': '198.51.100.200' }, payload: { email: 'a@example.com', clientId: padding } });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(413);
       expect(res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', detail: expect.stringContaining('4096') });
