@@ -28,6 +28,8 @@ import * as m0029 from './migrations/0029_product_keys_by_supplier.ts';
 import * as m0030 from './migrations/0030_batch_product_chunks.ts';
 import * as m0031 from './migrations/0031_batch_store_chunks.ts';
 import * as m0032 from './migrations/0032_order_store_by_supplier.ts';
+import * as m0033 from './migrations/0033_hashed_sessions.ts';
+import * as m0034 from './migrations/0034_delivery_zones.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
 const migrations: Record<string, Migration> = {
@@ -60,6 +62,8 @@ const migrations: Record<string, Migration> = {
   '0030_batch_product_chunks': m0030,
   '0031_batch_store_chunks': m0031,
   '0032_order_store_by_supplier': m0032,
+  '0033_hashed_sessions': m0033,
+  '0034_delivery_zones': m0034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

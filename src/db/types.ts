@@ -43,6 +43,8 @@ export interface SupplierWebhooksTable {
   previous_secret: string | null;
   previous_secret_expires_at: Timestamp | null;
   updated_at: Generated<Date>;
+  /** The opt-in event types the supplier subscribed to (migration 0034; src/modules/webhooks/README.md). */
+  events: Generated<string[]>;
 }
 
 export interface PlatformSecretsTable {
@@ -155,6 +157,9 @@ export interface BatchStoreChunksTable {
   promotion_groupers: ColumnType<(string[] | null)[], string, string>;
   /** Which fields the item sent, null included (migration 0031). */
   sent: number[];
+  /** deliveryZoneCode, staged like price_lists (migration 0034); null in chunks staged before it. */
+  delivery_zones: (string | null)[] | null;
+  delivery_zone_ix: number[] | null;
 }
 
 export interface BatchPriceChunksTable {
@@ -272,6 +277,46 @@ export interface StoresTable {
   enabled: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** The store's delivery zone (migration 0034); null: none, today's behaviour. */
+  delivery_zone_id: number | null;
+}
+
+export interface DeliveryDay {
+  /** ISO weekday: 1 Monday ... 7 Sunday. */
+  weekday: number;
+  cutoff: { daysBefore: number; time: string };
+}
+
+export type DeliveryException = { date: string; closed: true } | { date: string; movedTo: string };
+
+export interface MinimumOrderRule {
+  amount: number;
+  mode: 'hard' | 'soft' | 'fee';
+  fee?: number;
+}
+
+export interface DeliveryZonesTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string;
+  timezone: string;
+  cutoff_mode: 'strict' | 'flexible';
+  days: ColumnType<DeliveryDay[], string, string>;
+  exceptions: ColumnType<DeliveryException[], string | undefined, string>;
+  minimum_order: ColumnType<MinimumOrderRule | null, string | null | undefined, string | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A (zone, delivery date) whose cut-off was reached and announced (migration 0034). */
+export interface DeliveryCutoffsTable {
+  zone_id: number;
+  delivery_date: string;
+  supplier_id: number;
+  cutoff_at: Timestamp;
+  order_count: number;
+  reached_at: Generated<Date>;
 }
 
 export interface PriceListStoresTable {
@@ -440,6 +485,9 @@ export interface OrdersTable {
   placed_by: number | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: Generated<Date>;
+  /** The zone the order was placed for, and whether after its date's cut-off (migration 0034); null without a zone. */
+  delivery_zone_id: number | null;
+  after_cutoff: boolean | null;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -595,6 +643,7 @@ export interface OperatorsTable {
 }
 
 export interface ConsoleSessionsTable {
+  /** SHA-256 (hex) of the session id the console token carries (migration 0033). */
   id: string;
   email: string;
   supplier_id: number | null;
@@ -602,6 +651,16 @@ export interface ConsoleSessionsTable {
   last_used_at: Generated<Date>;
   expires_at: Date;
   ends_at: Date;
+  revoked_at: Date | null;
+}
+
+/** A store user's session (migration 0033): named by its token, ended by signing out or by an operator. */
+export interface StoreSessionsTable {
+  /** SHA-256 (hex) of the session id the store token carries. */
+  id: string;
+  person_id: number;
+  created_at: Generated<Date>;
+  expires_at: Date;
   revoked_at: Date | null;
 }
 
@@ -673,6 +732,8 @@ export interface DB {
   price_lists: PriceListsTable;
   price_entries: PriceEntriesTable;
   stores: StoresTable;
+  delivery_zones: DeliveryZonesTable;
+  delivery_cutoffs: DeliveryCutoffsTable;
   price_list_stores: PriceListStoresTable;
   groupers: GroupersTable;
   grouper_stores: GrouperStoresTable;
@@ -697,6 +758,7 @@ export interface DB {
   supplier_members: SupplierMembersTable;
   operators: OperatorsTable;
   console_sessions: ConsoleSessionsTable;
+  store_sessions: StoreSessionsTable;
   imports: ImportsTable;
   import_parts: ImportPartsTable;
 }
