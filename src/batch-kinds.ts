@@ -3,6 +3,7 @@
 // (main/worker.ts), and the integrator CLI's kinds (integrator/kinds.ts) all come from here.
 import { brandBatchKind, productBatchKind } from './modules/catalog/catalog.batch.ts';
 import { promotionGrouperBatchKind, stockGrouperBatchKind } from './modules/groupers/groupers.batch.ts';
+import { deliveryZoneBatchKind } from './modules/delivery/delivery.batch.ts';
 import { orderBatchKind, orderImportKind } from './modules/orders/orders.batch.ts';
 import { priceListBatchKind } from './modules/pricelists/pricelists.batch.ts';
 import { promotionBatchKind } from './modules/promotions/promotions.batch.ts';
@@ -11,6 +12,7 @@ import { storeBatchKind } from './modules/stores/stores.batch.ts';
 
 export {
   brandBatchKind,
+  deliveryZoneBatchKind,
   orderBatchKind,
   orderImportKind,
   priceListBatchKind,
@@ -29,6 +31,7 @@ export const BATCH_KINDS = [
   promotionGrouperBatchKind,
   stockGrouperBatchKind,
   stockBatchKind,
+  deliveryZoneBatchKind,
   storeBatchKind,
   orderBatchKind,
   orderImportKind,

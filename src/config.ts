@@ -110,20 +110,22 @@ const settings = {
   adminTokenGenerated: derived((env) => !env.ADMIN_TOKEN),
   env: setting({
     name: 'NODE_ENV',
-    doc: '`production` turns off the demo supplier and the generated admin token',
-    shown: '`development`',
+    doc: '`production`, `development` or `test`, nothing else; `production` turns every development convenience off and requires `ADMIN_TOKEN`, `JWT_SECRET` and `METRICS_TOKEN` or `METRICS_PORT` ([docs/operations.md](docs/operations.md#production))',
+    shown: 'unset: `development`',
     parse: nodeEnvOf,
   }),
   demoSupplier: bool({
     name: 'DEMO_SUPPLIER',
-    default: true,
+    default: (ctx) => ctx.nodeEnv === 'development',
     offInProduction: true,
+    shown: '`true` in development, else `false`',
     doc: 'whether an empty database gets the demo supplier at start (never in production)',
   }),
   allowPrivateAddresses: bool({
     name: 'ALLOW_PRIVATE_ADDRESSES',
     default: (ctx) => !ctx.production,
-    shown: '`true` in development, `false` in production',
+    offInProduction: true,
+    shown: '`true` in development and test; never in production',
     doc: 'whether webhooks and image downloads may reach private addresses',
   }),
   publicUrl: text({
@@ -171,11 +173,20 @@ const settings = {
     parse: trustProxy,
   }),
   tokenTtlSeconds: int({ name: 'TOKEN_TTL_SECONDS', default: 3600, min: 1, doc: 'access token lifetime' }),
-  jwtSecret: text({
+  jwtSecret: setting({
     name: 'JWT_SECRET',
-    minLength: 32,
     secret: true,
-    doc: 'token signing key (32+ characters); unset: one is generated once and kept in the database',
+    doc: 'token signing key (32+ characters)',
+    shown: 'development and test: generated once and kept in the database; required in production',
+    parse: (raw, ctx): string | undefined => {
+      // A key kept in the database signs tokens for whoever holds a copy of it (a backup, a
+      // restored dump): production keeps its key outside.
+      if (raw === undefined && ctx.production) {
+        throw new ConfigError('JWT_SECRET is required when NODE_ENV=production (32+ characters, e.g. `openssl rand -base64 48`): a key generated and kept in the database would let any copy of it sign tokens');
+      }
+      if (raw !== undefined && raw.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+      return raw;
+    },
   }),
   bodyLimitBytes: int({ name: 'BODY_LIMIT_BYTES', default: MiB, min: 1024, shownAs: mib, doc: 'request body limit of ordinary JSON routes' }),
   batchBodyLimitBytes: int({
@@ -198,7 +209,7 @@ const settings = {
     default: 4096,
     min: 512,
     max: MiB,
-    doc: 'request body limit of `/login` and `/app/auth/*`',
+    doc: 'request body limit of `/login`, `/app/auth/*` and `/console/auth/*`',
   }),
   requestTimeoutMs: int({
     name: 'REQUEST_TIMEOUT_MS',
@@ -312,7 +323,7 @@ const settings = {
     name: 'METRICS_TOKEN',
     minLength: 16,
     secret: true,
-    shown: 'unset: open',
+    shown: 'unset: open (production requires it or `METRICS_PORT`)',
     doc: '`/metrics` asks for `Authorization: Bearer <token>` (16+ characters)',
   }),
   otlpEndpoint: url({
@@ -416,10 +427,20 @@ const settings = {
           doc: 'email channel (sign-in codes, opted-in events) through SMTP, set together with `MAIL_FROM`, e.g. `smtp://user:pass@host:587` ([src/modules/messages](src/modules/messages/README.md))',
         }),
         from: text({ name: 'MAIL_FROM', shown: 'unset (off)', doc: 'the sender of email, set together with `SMTP_URL`, e.g. `Surtido <no-reply@example.com>`' }),
+        requireTls: bool({
+          name: 'SMTP_REQUIRE_TLS',
+          default: (ctx) => ctx.production,
+          shown: '`true` in production, else `false`',
+          doc: 'email is sent only over TLS: an `smtp://` server must offer STARTTLS (an `smtps://` one is TLS from the start), else the send fails; `false` lets it go in the clear',
+        }),
       },
-      ({ url, from }) => {
+      ({ url, from, requireTls }, given) => {
         if (Boolean(url) !== Boolean(from)) throw new ConfigError('SMTP_URL and MAIL_FROM must be set together');
-        return url && from ? { url, from } : undefined;
+        if (!url || !from) {
+          if (given.length > 0) throw requiredWhen('SMTP_URL and MAIL_FROM are', given);
+          return undefined;
+        }
+        return { url, from, requireTls };
       },
     ),
     /** Twilio's Messages API for SMS and WhatsApp. */
@@ -483,6 +504,13 @@ const crossChecks: ReadonlyArray<(c: Config) => void> = [
       throw new ConfigError(`WEBHOOK_LEASE_SECONDS (${c.webhookLeaseSeconds}) must be longer than WEBHOOK_TIMEOUT_MS (${c.webhookTimeoutMs} ms)`);
     }
   },
+  // The public port is scraped by anyone: production asks for a token there, or serves the
+  // metrics on a port of their own.
+  (c) => {
+    if (c.env === 'production' && c.metricsToken === undefined && c.metricsPort === undefined) {
+      throw new ConfigError('METRICS_TOKEN or METRICS_PORT is required when NODE_ENV=production: /metrics is never open on the public port');
+    }
+  },
   // Node refuses a header deadline later than the whole request's.
   (c) => {
     if (c.requestTimeoutMs > 0 && c.headersTimeoutMs > c.requestTimeoutMs) {
@@ -496,6 +524,24 @@ export function loadConfig(env: Env = process.env, stdoutIsTTY: boolean = Boolea
   const config = readSettings(settings, env, stdoutIsTTY);
   for (const check of crossChecks) check(config);
   return config;
+}
+
+/**
+ * The development conveniences this configuration turns on, as the start prints them. Each
+ * is off in production (and refused there when asked for by name), so the list is empty.
+ */
+export function developmentConveniences(c: Config): string[] {
+  const twilio = c.messaging.twilio;
+  // Codes reach a phone by SMS, or by WhatsApp with its sender and the approved template.
+  const sendsEverything = c.messaging.smtp !== undefined && Boolean(twilio?.smsFrom || (twilio?.whatsappFrom && twilio.whatsappCodeTemplate));
+  return [
+    c.adminTokenGenerated && 'generated admin token',
+    c.demoSupplier && 'demo supplier',
+    c.messaging.devMailbox && '/dev/mailbox',
+    // Messages with no channel go to the log (src/modules/messages/messages.channels.ts).
+    c.env !== 'production' && !sendsEverything && 'codes in the log',
+    c.allowPrivateAddresses && 'private addresses',
+  ].filter((name): name is string => typeof name === 'string');
 }
 
 /** README.md's settings table (`npm run docs:settings` writes it there). */

@@ -9,9 +9,17 @@ export type Env = Record<string, string | undefined>;
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
-/** NODE_ENV: `production` and `test` as given; anything else is development. */
+export const NODE_ENVS: readonly NodeEnv[] = ['production', 'development', 'test'];
+
+/**
+ * NODE_ENV: one of NODE_ENVS exactly; unset is development (the quick start, `npm start`).
+ * Anything else is refused: `Production` or `prod` used to be read as development, so a
+ * deployment that meant production got the demo supplier and codes in the log.
+ */
 export function nodeEnvOf(raw: string | undefined): NodeEnv {
-  return raw === 'production' ? 'production' : raw === 'test' ? 'test' : 'development';
+  if (raw === undefined) return 'development';
+  if (!(NODE_ENVS as readonly string[]).includes(raw)) throw new ConfigError(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, got "${raw}"`);
+  return raw as NodeEnv;
 }
 
 /** What a setting's default or rule may depend on besides its own variable. */
@@ -136,19 +144,30 @@ export function int(o: IntOptions & { readonly default?: number }): Setting<numb
   return setting({ ...o, shown, parse: (raw) => (raw === undefined ? o.default : wholeNumber(o.name, raw, min, max)) });
 }
 
-/** true, 1, yes, on; false, 0, no, off (any case). */
+/**
+ * true, 1, yes, on; false, 0, no, off (any case). `offInProduction`: a development
+ * convenience, always false in production, where asking for it by name refuses the start
+ * rather than being quietly ignored.
+ */
 export function bool(o: Common & Default<boolean> & { readonly offInProduction?: boolean }): Setting<boolean> {
   return setting({
     ...o,
     shown: shownOf(o),
     parse: (raw, ctx) => {
-      if (o.offInProduction && ctx.production) return false;
-      if (raw === undefined) return defaultOf(o.default, ctx);
-      if (/^(1|true|yes|on)$/i.test(raw)) return true;
-      if (/^(0|false|no|off)$/i.test(raw)) return false;
-      throw new ConfigError(`${o.name} must be true or false, got "${raw}"`);
+      const value = raw === undefined ? defaultOf(o.default, ctx) : boolOf(o.name, raw);
+      if (o.offInProduction && ctx.production) {
+        if (raw !== undefined && value) throw new ConfigError(`${o.name}=${raw} is a development convenience, refused when NODE_ENV=production`);
+        return false;
+      }
+      return value;
     },
   });
+}
+
+function boolOf(name: string, raw: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 interface TextOptions extends Common {

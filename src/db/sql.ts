@@ -36,7 +36,7 @@ export const rowByCode = (table: string, alias: string, supplierId: number, code
 export const noRow = (table: string, alias: string) => sql`left join (select * from ${sql.table(table)} where false) as ${sql.raw(alias)} on true`;
 
 /** The tables whose rows a supplier names by code, on a unique index led by (supplier_id, ..., internal_code). */
-type CodeTable = 'brands' | 'categories' | 'groupers' | 'price_lists' | 'products';
+type CodeTable = 'brands' | 'categories' | 'delivery_zones' | 'groupers' | 'price_lists' | 'products';
 
 /**
  * The id of the supplier's row of `table` named by `code` (null when none), as a scalar

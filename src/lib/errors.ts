@@ -39,6 +39,10 @@ export const ERROR_CATALOGUE = {
   UNKNOWN_ORDER: { status: 400, title: 'No such order of this store' },
   INVALID_CANCEL_CODE: { status: 400, title: 'Unknown cancellation code' },
   BELOW_MINIMUM_ORDER: { status: 400, title: 'Below the minimum order' },
+  // A delivery date a store asks for (src/modules/delivery/README.md); the message lists the next valid dates.
+  NOT_A_DELIVERY_DAY: { status: 400, title: "Not a delivery date of the store's zone" },
+  CUTOFF_PASSED: { status: 400, title: "The delivery date's cut-off has passed" },
+  UNKNOWN_DELIVERY_ZONE: { status: 400, title: 'Unknown delivery zone' },
   // A cart line that cannot be ordered (src/modules/pricing/README.md); one alone is the top-level code.
   UNKNOWN_PRODUCT: { status: 400, title: 'Unknown product' },
   PRODUCT_DISABLED: { status: 400, title: 'The product is disabled' },

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ConfigError, developmentConveniences, loadConfig, type Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { BackupError, backupDataDir, restoreDataDir } from '../db/backup.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
@@ -88,6 +88,8 @@ async function announce(config: Config, deps: Deps, app: FastifyInstance, { with
   else banner.push('  metrics        off (set METRICS_PORT to serve /metrics from this worker)');
   if (tracing) banner.push(`  tracing        OTLP/HTTP to ${config.otlpEndpoint}`);
   if (config.adminTokenGenerated && withApi) banner.push(`  admin token    ${config.adminToken}  (generated for this run; set ADMIN_TOKEN to keep one)`);
+  // Which development conveniences are on, so a deployment that meant production sees it at once.
+  banner.push(`  development    ${developmentConveniences(config).join(', ') || 'none'} (NODE_ENV=${config.env})`);
   const demo = await createDemoSupplierIfEmpty(deps, withApi && withWorker ? app : undefined);
   if (demo) banner.push(demo);
   console.log(banner.join('\n'));

@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/main/bootstrap.ts';
 import { createSupplier, waitForBatches } from '../../support/service.ts';
+import { PRODUCTION_ENV } from '../helpers/app.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 
 const ADMIN = 'process-test-admin-token-01';
 const { start, storage } = processScope('proc');
+const { NODE_ENV: _production, ...PRODUCTION_SECRETS } = PRODUCTION_ENV;
 
 
 describe('processes', () => {
@@ -30,6 +32,8 @@ describe('processes', () => {
     expect((await api('GET', '/healthz')).status).toBe(200);
     // The demo's owner signs in to the console with the code the development log shows.
     expect(out).toContain(`/console/ as ${DEMO_OWNER}`);
+    // The start says which development conveniences are on.
+    expect(out).toMatch(/development    generated admin token, demo supplier, \/dev\/mailbox, codes in the log, private addresses/);
     expect((await api('POST', '/console/auth/code', { email: DEMO_OWNER })).status).toBe(202);
     const code = await waitFor('the console code in the log', async () =>
       service.output().split('\n').filter((line) => line.includes(`message for ${DEMO_OWNER}`)).map((line) => /\b(\d{6})\b/.exec(line)?.[1]).find(Boolean),
@@ -72,6 +76,18 @@ describe('processes', () => {
     }, 60_000, 5);
     worker.proc.kill('SIGTERM');
     expect(await worker.exited, worker.output()).toBe(0);
+  });
+
+  it('refuses to start with a NODE_ENV it does not know, or in production without JWT_SECRET', async () => {
+    // `Production` used to be read as development: demo supplier, codes in the log and all.
+    const wrong = start(['serve'], { ...(await storage()), PORT: String(await freePort()), NODE_ENV: 'Production', ...PRODUCTION_SECRETS });
+    expect(await wrong.exited).toBe(1);
+    expect(wrong.output()).toContain('surtido: NODE_ENV must be one of production, development, test, got "Production"');
+    expect(wrong.output()).not.toMatch(/Created the demo supplier|running on/);
+    const { JWT_SECRET: _, ...withoutKey } = PRODUCTION_SECRETS;
+    const keyless = start(['serve'], { ...(await storage()), PORT: String(await freePort()), NODE_ENV: 'production', ...withoutKey });
+    expect(await keyless.exited).toBe(1);
+    expect(keyless.output()).toContain('surtido: JWT_SECRET is required when NODE_ENV=production');
   });
 
   it.skipIf(onPostgres())('refuses a second process on the same PGlite data folder with a clear message', async () => {

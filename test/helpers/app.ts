@@ -19,6 +19,14 @@ import { freshDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+/** What production requires besides NODE_ENV (docs/operations.md#production): the secrets a test's production app is given. */
+export const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  ADMIN_TOKEN,
+  JWT_SECRET: 'test-jwt-secret-for-production-0123456789',
+  METRICS_TOKEN: 'test-metrics-token-0123456789',
+} as const;
+
 export interface TestSupplier {
   id: number;
   code: string;

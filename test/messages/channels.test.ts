@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createNotifier } from '../../src/modules/messages/messages.channels.ts';
-import { as, ADMIN_TOKEN, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, createTestApp, PRODUCTION_ENV, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { waitFor } from '../helpers/process.ts';
 
 const SID = 'AC0123456789abcdef';
@@ -59,8 +59,10 @@ beforeAll(async () => {
   const stream = new Writable({ write: (chunk, _enc, done) => (logLines.push(String(chunk)), done()) });
   t = await createTestApp({
     env: {
-      NODE_ENV: 'production',
+      ...PRODUCTION_ENV,
       LOG_LEVEL: 'trace',
+      // The stand-in offers no TLS (test/messages/smtp-tls.test.ts: refused unless this says so).
+      SMTP_REQUIRE_TLS: 'false',
       SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
       MAIL_FROM: 'Surtido <no-reply@example.com>',
       TWILIO_ACCOUNT_SID: SID,
@@ -167,8 +169,7 @@ describe('SMS and WhatsApp through Twilio', () => {
 
 describe('WhatsApp needs the approved code template', () => {
   const twilioEnv = (extra: Record<string, string>) => ({
-    NODE_ENV: 'production',
-    ADMIN_TOKEN,
+    ...PRODUCTION_ENV,
     TWILIO_ACCOUNT_SID: SID,
     TWILIO_AUTH_TOKEN: AUTH,
     TWILIO_API_URL: `http://127.0.0.1:${(twilioServer.address() as AddressInfo).port}`,

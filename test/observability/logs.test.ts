@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loggerOptions } from '../../src/http/logging.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, PRODUCTION_ENV, type TestApp } from '../helpers/app.ts';
 
 describe('log settings', () => {
   it('are readable lines at a terminal in development, JSON otherwise and always in production', () => {
     expect(loadConfig({}, true).logFormat).toBe('pretty');
     expect(loadConfig({}, false).logFormat).toBe('json');
-    expect(loadConfig({ NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' }, true).logFormat).toBe('json');
+    expect(loadConfig(PRODUCTION_ENV, true).logFormat).toBe('json');
     expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/^LOG_FORMAT/);
     expect(loggerOptions({ logLevel: 'info', logFormat: 'pretty' })).toMatchObject({ transport: { target: 'pino-pretty' } });

@@ -3,7 +3,7 @@
 // development keeps writing codes to the log.
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN_TOKEN, as, createTestApp } from '../helpers/app.ts';
+import { as, createTestApp, PRODUCTION_ENV } from '../helpers/app.ts';
 import { freePort, processScope, waitFor } from '../helpers/process.ts';
 
 const SIX_DIGITS = /(?<!\d)\d{6}(?!\d)/;
@@ -15,7 +15,7 @@ async function appIn(env: 'production' | 'development') {
   for (const method of ['log', 'error', 'warn', 'info'] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
   }
-  const t = await createTestApp({ env: { NODE_ENV: env, LOG_LEVEL: 'trace' }, notifier: false, logger: { level: 'trace', stream } });
+  const t = await createTestApp({ env: { ...(env === 'production' ? PRODUCTION_ENV : { NODE_ENV: env }), LOG_LEVEL: 'trace' }, notifier: false, logger: { level: 'trace', stream } });
   const probe = await t.admin('POST', '/admin/suppliers', { code: 'PROBE', name: 'Probe' });
   if (probe.statusCode !== 200) throw new Error(`admin call failed: ${probe.body}\n${lines.join('\n').slice(-3000)}`);
   const s = await t.supplier();
@@ -64,10 +64,12 @@ describe('sign-in codes and the log', () => {
 describe('the start', () => {
   const scope = processScope('signin-warning');
   it('warns in production that store sign-in is unavailable until a sender is configured', async () => {
-    const child = scope.start(['serve'], { NODE_ENV: 'production', ADMIN_TOKEN, PORT: String(await freePort()), ...(await scope.storage()) });
+    const child = scope.start(['serve'], { ...PRODUCTION_ENV, PORT: String(await freePort()), ...(await scope.storage()) });
     await waitFor('the warning', async () => (/store sign-in is unavailable until a sender is configured/.test(child.output()) ? true : undefined), 150_000).catch((error) => {
       throw new Error(`${(error as Error).message}; output: ${child.output()}`);
     });
+    // Production has no development convenience on, and says so.
+    expect(child.output()).toMatch(/development    none \(NODE_ENV=production\)/);
     child.proc.kill('SIGTERM');
     await child.exited;
   }, 180_000);
@@ -75,8 +77,7 @@ describe('the start', () => {
   it('with an email channel configured, only sign-in by phone is unavailable', async () => {
     const port = await freePort();
     const child = scope.start(['serve'], {
-      NODE_ENV: 'production',
-      ADMIN_TOKEN,
+      ...PRODUCTION_ENV,
       PORT: String(port),
       SMTP_URL: 'smtp://127.0.0.1:9',
       MAIL_FROM: 'no-reply@example.com',

@@ -6,6 +6,7 @@
 // that send fails; else by SMS); events by the channel the person chose (WhatsApp falling
 // back to SMS too).
 import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { request } from 'undici';
 import type { Config, MessagingSettings } from '../../config.ts';
 import { logNotifier, type IdentifierKind, type Notifier, type OutgoingMessage } from '../../lib/notifier.ts';
@@ -15,7 +16,14 @@ const TIMEOUT_MS = 15_000;
 type Send = (message: OutgoingMessage) => Promise<void>;
 
 function smtpChannel(smtp: NonNullable<MessagingSettings['smtp']>): Send {
-  const transport = nodemailer.createTransport(smtp.url, { connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS });
+  // The transport itself, not createTransport(url, ...): that one's second argument is the
+  // messages' defaults, so the timeouts given there never reached the connection.
+  const smtpTransport = new SMTPTransport({ url: smtp.url, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS });
+  // SMTP_REQUIRE_TLS: an smtp:// server must upgrade with STARTTLS before anything is sent
+  // (smtps:// is TLS from the start). Set after the URL is read, whose own query options
+  // (nodemailer reads `ignoreTLS` there) would otherwise win over the setting.
+  if (smtp.requireTls) Object.assign(smtpTransport.options, { requireTLS: true, ignoreTLS: false });
+  const transport = nodemailer.createTransport(smtpTransport);
   return async (m) => {
     await transport.sendMail({ from: smtp.from, to: m.to, subject: m.subject ?? '', text: m.body });
   };

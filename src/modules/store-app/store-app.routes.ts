@@ -11,6 +11,8 @@ import { Page, PageQuery, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../lib/errors.ts';
 import { cancelCodes } from '../orders/cancel-codes.ts';
+import { DeliveryOptions } from '../delivery/delivery.schemas.ts';
+import { cachedZoneOfStore, optionsOf } from '../delivery/delivery.service.ts';
 import { CancelBody, Order, OrderIdParams } from '../orders/orders.schemas.ts';
 import { PricedCart } from '../pricing/pricing.schemas.ts';
 import { AnswerBody, AppTicket, AppTicketListQuery, OpenTicketBody, StoreIdParams, TicketIdParams } from '../tickets/tickets.schemas.ts';
@@ -143,6 +145,21 @@ export const storeAppRoutes =
         const context = ctx();
         const { store } = await member(request, context);
         return storeCancelCodes(context, store.supplier_id);
+      },
+    });
+
+    app.get('/app/stores/:storeId/delivery-options', {
+      config: store,
+      schema: {
+        tags,
+        summary: "The next dates this store's orders can be delivered on, with their cut-offs (none without a delivery zone)",
+        params: StoreParams,
+        response: { 200: DeliveryOptions, ...problems(400, 401, 404) },
+      },
+      handler: async (request) => {
+        const context = ctx();
+        const { store } = await member(request, context);
+        return optionsOf(await cachedZoneOfStore(context, store.id), deps.clock.now());
       },
     });
 

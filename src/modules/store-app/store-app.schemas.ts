@@ -18,6 +18,12 @@ export const PlaceBody = Type.Object({
   lines: Type.Array(CartLine, { minItems: 1, maxItems: 500 }),
   address: Type.Optional(Address),
   notes: Type.Optional(Description()),
+  deliveryDate: Type.Optional(
+    Type.String({
+      format: 'calendar-date',
+      description: "YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later",
+    }),
+  ),
 });
 export const CatalogQuery = Type.Object({
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
