@@ -30,6 +30,12 @@ export const REDACTED_PATHS = [
   'body.token',
   'body.secret',
   'body.apiKey',
+  // A database error's statement parameters (PGlite attaches them), its detail ("Failing row
+  // contains ...") and its context (a JSON value's text) hold the data being written: a
+  // batch's items, an import's rows. The message, code, constraint and SQL text stay.
+  'err.params',
+  'err.detail',
+  'err.where',
 ];
 
 export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>) {

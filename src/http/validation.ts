@@ -215,8 +215,11 @@ function unstorableText(text: string): string | null {
   return null;
 }
 
-/** The JSON Pointer of the first string (or key) that cannot be stored, and why; or null. */
-function findUnstorable(value: unknown, pointer: string): { pointer: string; message: string } | null {
+/**
+ * The JSON Pointer of the first string (or key) that cannot be stored, and why; or null.
+ * (Also the file imports' check of a row as read, src/modules/imports.)
+ */
+export function findUnstorable(value: unknown, pointer: string): { pointer: string; message: string } | null {
   if (typeof value === 'string') {
     const message = unstorableText(value);
     return message === null ? null : { pointer, message };

@@ -63,7 +63,8 @@ export class CsvMapper {
   row(line: number, cells: string[]): SourceRow {
     const original = cells;
     if (cells.length !== this.header.length) {
-      return { line, original, error: { code: INVALID_ROW, message: `${cells.length} cells where the header has ${this.header.length}: ${JSON.stringify(cells)}` } };
+      // The cells are not repeated in the message: the row itself goes with it (the failed-rows file, the import's failures), and may be long.
+      return { line, original, error: { code: INVALID_ROW, message: `${cells.length} cells where the header has ${this.header.length}` } };
     }
     if (this.codeIndex >= 0 && 'node' in this.rule) {
       const code = cells[this.codeIndex]!;

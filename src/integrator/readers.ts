@@ -6,6 +6,7 @@ import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { CsvMapper } from './csv-mapping.ts';
+import { unprotectCell } from './failures.ts';
 import { UsageError } from './settings.ts';
 import type { ImportKind, NodeRule } from './kinds.ts';
 import { FileError, jsonLineRow, type SourceRow } from './rows.ts';
@@ -48,7 +49,8 @@ async function readCsv(input: Readable, kind: ImportKind, rule: NodeRule, delimi
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
   const first = await records.next();
   if (first.done) throw new FileError(`${name} is empty: a CSV file starts with a header row`, undefined, 'REQUIRED');
-  const header = first.value.record.map((name) => name.trim());
+  // Every cell, the header's too, read back from a failed-rows file's spreadsheet protection (failures.ts).
+  const header = first.value.record.map((name) => unprotectCell(name).trim());
   let mapper: CsvMapper;
   try {
     mapper = new CsvMapper(kind, rule, header);
@@ -59,7 +61,7 @@ async function readCsv(input: Readable, kind: ImportKind, rule: NodeRule, delimi
   }
   async function* rows(): AsyncGenerator<SourceRow> {
     try {
-      for (let next = await records.next(); !next.done; next = await records.next()) yield mapper.row(next.value.info.lines, next.value.record);
+      for (let next = await records.next(); !next.done; next = await records.next()) yield mapper.row(next.value.info.lines, next.value.record.map(unprotectCell));
     } finally {
       parser.destroy();
       input.destroy();

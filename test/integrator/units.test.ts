@@ -1,8 +1,15 @@
 // The integrator's pure parts, without a service: CSV cell conversion, tracing failed items
-// back to rows, progress rendering, backoff and Retry-After parsing.
+// back to rows, the failed-rows file's spreadsheet protection, progress rendering, backoff
+// and Retry-After parsing.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backoff, DEFAULT_RETRY, retryAfterMs } from '../../src/client/transport.ts';
 import { CsvMapper } from '../../src/integrator/csv-mapping.ts';
+import { FailedRows, protectCell, unprotectCell } from '../../src/integrator/failures.ts';
+import { openSource } from '../../src/integrator/readers.ts';
 import { UsageError } from '../../src/integrator/settings.ts';
 import { traceFailures } from '../../src/integrator/importer.ts';
 import { findKind } from '../../src/integrator/kinds.ts';
@@ -36,6 +43,50 @@ describe('CSV mapping', () => {
     expect(products.row(2, ['P-1', '{"units":1'])).toMatchObject({ error: { code: 'INVALID_ROW', field: 'displayProducts' } });
     expect(products.row(3, ['P-1', 'Unit'])).toMatchObject({ error: { code: 'INVALID_ROW', message: expect.stringContaining('takes JSON') } });
     expect(products.row(4, ['P-1'])).toMatchObject({ error: { code: 'INVALID_ROW' } });
+  });
+});
+
+describe("the failed-rows CSV's spreadsheet protection (CSV injection)", () => {
+  const dangerous = fc.constantFrom('=', '+', '-', '@', '\t', '\r');
+  const cell = fc.oneof(
+    fc.string(),
+    fc.tuple(fc.stringMatching(/^'{0,3}$/), dangerous, fc.string()).map(([quotes, d, rest]) => quotes + d + rest),
+    fc.constantFrom('-5', '+3.5', '-1e3', '-', "'", "'-5", "''=x", '=1+1', '@SUM(A1)', '-2+3'),
+  );
+
+  it('writes no cell a spreadsheet would run, except plain numbers, and reads every cell back as it was', () => {
+    fc.assert(
+      fc.property(cell, (value) => {
+        const written = protectCell(value);
+        expect(unprotectCell(written)).toBe(value);
+        if (/^[=+\-@\t\r]/.test(written)) expect(written).toMatch(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(['=1+1', "'=x", '-2+3', '@SUM(A1)', '\tx', "'abc", '-5'].map(protectCell)).toEqual(["'=1+1", "''=x", "'-2+3", "'@SUM(A1)", "'\tx", "'abc", '-5']);
+  });
+
+  it('holds through the file the CLI writes and reads: a fixed failed-rows file gives back the original cells', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-protect-'));
+    try {
+      const header = ['internalCode', 'name', 'weight'];
+      const rows = [
+        ['=HYPERLINK("http://x","y")', "'=already quoted", '-5'],
+        ['@SUM(A1)', "'plain quote", '+1'],
+        ['B-3', '-2+3', '\tindented'],
+      ];
+      const failed = new FailedRows(path.join(dir, 'brands.failed.csv'), 'csv', header);
+      for (const [i, cells] of rows.entries()) await failed.add({ line: i + 2, original: cells }, { code: 'X', message: '=not a formula either' });
+      const written = (await failed.close())!;
+      const text = fs.readFileSync(written, 'utf8');
+      expect(text.split('\n')[1]).toBe(`"'=HYPERLINK(""http://x"",""y"")",''=already quoted,-5,2,X,,'=not a formula either`);
+      const source = await openSource(written, 'csv', kind('brands'), kind('brands').write);
+      const back: unknown[] = [];
+      for await (const row of source.rows) back.push((row.original as string[]).slice(0, 3));
+      expect(back).toEqual(rows);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

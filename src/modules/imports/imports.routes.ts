@@ -1,12 +1,14 @@
 // File imports (README.md): one upload route per import kind (POST /import/{kind}), each
 // with the scope of the batch endpoint its rows go through, and the reads of imports. The
-// upload's body is the file itself (CSV or JSON Lines), parsed by this plugin's own
-// content-type parsers: nothing else reaches these routes.
+// upload's body is the file itself (CSV or JSON Lines), taken by this plugin's own
+// content-type parser as the bytes it arrives in: nothing else reaches these routes.
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifySchemaCompiler } from 'fastify';
 import { actorOf, audited } from '../../http/audit.ts';
 import { supplierOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
+import { validatorCompiler } from '../../http/validation.ts';
 import type { Deps } from '../../deps.ts';
 import { IMPORT_KINDS } from '../../integrator/kinds.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -24,7 +26,19 @@ import {
   IMPORT_MEDIA_TYPES,
   UploadQuery,
 } from './imports.schemas.ts';
-import { failedRowsFile, getImport, importFailures, importKinds, listImports, openImportFile, storeImport, tooLarge } from './imports.service.ts';
+import {
+  failedRowsFile,
+  getImport,
+  importFailures,
+  importKinds,
+  listImports,
+  openImportFile,
+  RunningImports,
+  storeImport,
+  tooLarge,
+  tooManyImports,
+  type UploadedFile,
+} from './imports.service.ts';
 import { Type } from 'typebox';
 
 const tags = ['imports'];
@@ -36,6 +50,61 @@ const UPLOAD =
   "integrator CLI's own column mapping (src/integrator/README.md), checks every item as the batch endpoint would, refuses the rows it cannot send at once " +
   '(their lines and reasons: GET /import/{id}/failures) and sends the rest as ordinary batches, all stored before the 202 (so the work is done even if ' +
   'the service stops right after). A file over MAX_IMPORT_BYTES is refused with 413; a file that cannot be read as the kind\'s rows (empty, an unknown column) with 400.';
+
+/**
+ * The uploaded file as the parser hands it over: its bytes as they arrived, and their
+ * SHA-256, which is what the idempotency hook's hash of the request reads (toJSON), so a
+ * replayed upload is recognised without the file ever being turned into one string.
+ */
+class FileBody implements UploadedFile {
+  constructor(
+    readonly chunks: Buffer[],
+    readonly bytes: number,
+    private readonly sha256: string,
+  ) {}
+
+  toJSON() {
+    return { bytes: this.bytes, sha256: this.sha256 };
+  }
+}
+
+/** The body's bytes, refused with 413 past the limit (Fastify checks only the bodies it reads itself). */
+function readFile(limit: number) {
+  return (request: { headers: Record<string, unknown> }, payload: NodeJS.ReadableStream, done: (error: Error | null, body?: unknown) => void) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > limit) return done(tooLarge(limit));
+    const chunks: Buffer[] = [];
+    const hash = createHash('sha256');
+    let bytes = 0;
+    let finished = false;
+    const finish = (error: Error | null, body?: unknown) => {
+      if (finished) return;
+      finished = true;
+      // As Fastify does past its own limit: stop listening; the rest flows by unkept, and the 413 still reaches the client.
+      payload.removeListener('data', onData);
+      done(error, body);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const piece = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      bytes += piece.length;
+      if (bytes > limit) {
+        chunks.length = 0;
+        return finish(tooLarge(limit));
+      }
+      chunks.push(piece);
+      hash.update(piece);
+    };
+    payload.on('data', onData);
+    payload.on('error', (error) => finish(error as Error));
+    payload.on('end', () => finish(null, new FileBody(chunks, bytes, hash.digest('hex'))));
+  };
+}
+
+/**
+ * The app's validator for the query, none for the body: the body is bytes (FileBody), read
+ * and refused row by row by the service; the body schema stays for the OpenAPI document.
+ */
+const queryOnly: FastifySchemaCompiler<unknown> = (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route));
 
 /** What the app's one error handler would say of a body these routes cannot take, said of a file. */
 function uploadErrors(limit: number) {
@@ -51,9 +120,10 @@ function uploadErrors(limit: number) {
 export const importRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    // This plugin's own parsers: a file, as text. (JSON and the rest are the other routes'.)
+    // This plugin's own parser: a file, as its bytes. (JSON and the rest are the other routes'.)
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser([...IMPORT_MEDIA_TYPES], { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser([...IMPORT_MEDIA_TYPES], readFile(deps.config.maxImportBytes));
+    const running = new RunningImports();
 
     for (const kind of IMPORT_KINDS) {
       const batchKind = deps.batches.get(kind.endpoint);
@@ -66,13 +136,24 @@ export const importRoutes =
           description: UPLOAD,
           querystring: UploadQuery,
           body: ImportFile as never,
-          response: { 202: Import, ...problems(400, 401, 403, 413, 415) },
+          response: { 202: Import, ...problems(400, 401, 403, 413, 415, 429) },
         },
+        validatorCompiler: queryOnly,
         errorHandler: uploadErrors(deps.config.maxImportBytes),
+        // After the credential and its scope (onRequest), before a byte of the file is read:
+        // a supplier with IMPORTS_AT_ONCE running gets 429, and the file is never buffered.
+        preParsing: async (request, reply, payload) => {
+          const give = running.take(supplierOf(request).supplierId);
+          if (!give) throw tooManyImports();
+          // The slot is the request's until its answer is sent or its connection goes.
+          reply.raw.once('close', give);
+          reply.raw.once('finish', give);
+          return payload;
+        },
         handler: async (request, reply) => {
           const { supplierId } = supplierOf(request);
           const actor = actorOf(request);
-          if (typeof request.body !== 'string') throw uploadErrors(deps.config.maxImportBytes)({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' } as FastifyError);
+          if (!(request.body instanceof FileBody)) throw uploadErrors(deps.config.maxImportBytes)({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' } as FastifyError);
           const format = request.query.format ?? (request.mediaType === 'text/csv' ? 'csv' : 'jsonl');
           const upload = {
             supplierId,
@@ -82,7 +163,7 @@ export const importRoutes =
             format,
             delimiter: request.query.delimiter ?? ',',
             fileName: request.query.name ?? `${kind.name}.${format}`,
-            text: request.body,
+            file: request.body,
             uploadedBy: { kind: actor.kind === 'person' ? ('person' as const) : ('credential' as const), id: actor.id },
           };
           // The header is checked before the transaction; the rows are read and stored, with

@@ -13,6 +13,7 @@ import { FailedRowFormat } from '../../integrator/failures.ts';
 import { bodyFor, IMPORT_KINDS, ruleColumns, type ImportKind, type NodeColumns } from '../../integrator/kinds.ts';
 import { readSource, type Format } from '../../integrator/readers.ts';
 import { blameRows, combine, FileError, isMeta, type RowError, type SourceRow } from '../../integrator/rows.ts';
+import { findUnstorable } from '../../http/validation.ts';
 import { AppError, fieldError, notFound } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import type { BatchKind } from '../batch/batch.kinds.ts';
@@ -23,6 +24,18 @@ import * as repo from './imports.repository.ts';
 /** Rows per part: what one read of a failed row's original parses at most. */
 export const PART_ROWS = 1000;
 
+/** Bytes of a refused row's text kept at most (README: a failures page stays small). */
+export const REFUSED_ROW_BYTES = 1024;
+
+/** File imports one supplier may have running at once in this process (README: "At once"). */
+export const IMPORTS_AT_ONCE = 2;
+
+/** The uploaded file as the route read it: its bytes, in the pieces they arrived in (never one string, never copied). */
+export interface UploadedFile {
+  chunks: Buffer[];
+  bytes: number;
+}
+
 export interface Upload {
   supplierId: number;
   kind: ImportKind;
@@ -32,7 +45,7 @@ export interface Upload {
   format: Format;
   delimiter: string;
   fileName: string;
-  text: string;
+  file: UploadedFile;
   uploadedBy: { kind: 'person' | 'credential'; id: string };
 }
 
@@ -66,9 +79,26 @@ function asFileProblem(error: unknown, fileName: string): unknown {
   return error;
 }
 
-/** The text as a stream of bytes in small pieces, so the parsers produce rows as they are asked for them, never all at once. */
-function* pieces(bytes: Buffer, size = 64 * 1024) {
-  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+/**
+ * The file's bytes, a piece at a time as the parsers ask for them, each piece let go of
+ * once handed over: rows are produced as they are read, and memory holds the part of the
+ * file not read yet, not the file and its copies.
+ */
+function* drain(file: UploadedFile) {
+  for (let chunk = file.chunks.shift(); chunk !== undefined; chunk = file.chunks.shift()) yield chunk;
+}
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/** Whether the file holds nothing but white space (and a byte-order mark); stops at the first byte that is not. */
+function blank(file: UploadedFile): boolean {
+  let first = true;
+  for (const chunk of file.chunks) {
+    let at = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+    first = false;
+    for (; at < chunk.length; at++) if (!WHITESPACE.has(chunk[at]!)) return false;
+  }
+  return true;
 }
 
 /**
@@ -80,9 +110,11 @@ export async function openImportFile(upload: Upload): Promise<OpenedFile> {
   const { kind } = upload;
   const rule = upload.remove ? kind.remove : kind.write;
   if (!rule) throw fieldError('INVALID_VALUE', '/query/remove', `${kind.name} has no remove; kinds with one: ${IMPORT_KINDS.filter((k) => k.remove).map((k) => k.name).join(', ')}`);
-  if (upload.text.trim() === '') throw fileProblem('REQUIRED', `${upload.fileName} is empty`);
+  if (blank(upload.file)) throw fileProblem('REQUIRED', `${upload.fileName} is empty`);
+  // No cell or line could hold it (PostgreSQL stores no NUL in text): the whole file is refused, as any request body holding it is.
+  if (upload.file.chunks.some((chunk) => chunk.includes(0))) throw fileProblem('INVALID_VALUE', `${upload.fileName} must not contain the NUL character`);
   try {
-    return await readSource(Readable.from(pieces(Buffer.from(upload.text, 'utf8'))), upload.format, kind, rule, upload.delimiter, upload.fileName);
+    return await readSource(Readable.from(drain(upload.file)), upload.format, kind, rule, upload.delimiter, upload.fileName);
   } catch (error) {
     throw asFileProblem(error, upload.fileName);
   }
@@ -97,6 +129,55 @@ function checkItem(batchKind: BatchKind, node: string[], item: unknown): RowErro
   const problems = validateBatchBody(batchKind, bodyFor(node, [item]));
   if (problems.length === 0) return [];
   return blameRows(node, 1, problems).get(0) ?? problems.map((p) => ({ code: p.code, message: `${p.pointer || 'the item'} ${p.message}` }));
+}
+
+/**
+ * A row's content as read cannot be stored (a JSON line with "\u0000" or a lone surrogate
+ * in a string or a key, even in a `_` field the batch is not sent): the problem its batch
+ * route answers for that value (INVALID_VALUE, the field, the same words); none otherwise.
+ */
+function unstorableProblems(original: unknown): RowError[] {
+  const found = findUnstorable(original, '');
+  if (found === null) return [];
+  return [{ code: 'INVALID_VALUE', field: found.pointer.slice(1) || undefined, message: found.message }];
+}
+
+/** At most REFUSED_ROW_BYTES of the text, cut between characters, with … when cut. */
+function cut(text: string): string {
+  if (text.length * 3 <= REFUSED_ROW_BYTES || Buffer.byteLength(text) <= REFUSED_ROW_BYTES) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > REFUSED_ROW_BYTES) break;
+    bytes += size;
+    end += char.length;
+  }
+  return `${text.slice(0, end)}…`;
+}
+
+/** The row as one text: a CSV row's cells as their line, a JSON value as JSON (escapes and all), a line that was not JSON as it is. */
+function rowText(original: unknown, delimiter: string): string {
+  if (Array.isArray(original) && original.every((c) => typeof c === 'string')) return new FailedRowFormat('csv', undefined, delimiter).csvLine(original).replace(/\n$/, '');
+  return typeof original === 'string' ? original : JSON.stringify(original) ?? '';
+}
+
+/** Text as it can be stored: a NUL or a lone surrogate (a key of the row named as the field) written as its JSON escape. */
+const storable = (text: string) => text.replace(/\u0000|\p{Cs}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * What a refused row keeps: its content as read, unless that is longer than
+ * REFUSED_ROW_BYTES as text or cannot be stored; then the first REFUSED_ROW_BYTES of its
+ * text (JSON's escapes keep "\u0000" storable). Its problems' words are cut alike.
+ */
+function refusedRow(row: SourceRow, problems: RowError[], delimiter: string): RefusedRow {
+  const text = rowText(row.original, delimiter);
+  const keepsText = Buffer.byteLength(text) > REFUSED_ROW_BYTES || findUnstorable(row.original, '') !== null;
+  return {
+    line: row.line,
+    original: keepsText ? cut(text) : row.original,
+    problems: problems.map((p) => ({ ...p, ...(p.field === undefined ? {} : { field: storable(p.field) }), message: cut(storable(p.message)) })),
+  };
 }
 
 /**
@@ -166,10 +247,12 @@ export async function storeImport(db: Kysely<DB>, limits: BatchLimits, upload: U
     try {
       for await (const row of file.rows) {
         counts.rowsRead++;
-        const problems = row.error || !row.node ? [row.error ?? { code: 'INVALID_ROW', message: 'not an item' }] : checkItem(upload.batchKind, row.node, row.item);
+        let problems = row.error || !row.node ? [row.error ?? { code: 'INVALID_ROW', message: 'not an item' }] : checkItem(upload.batchKind, row.node, row.item);
+        // The item is fine, but the row as read (kept to give it back) holds what no column can store.
+        if (problems.length === 0) problems = unstorableProblems(row.original);
         if (problems.length > 0) {
           counts.refused++;
-          refused.push({ line: row.line, original: row.original, problems });
+          refused.push(refusedRow(row, problems, upload.delimiter));
           if (refused.length >= limits.maxRequestItems) await flushRefused();
           continue;
         }
@@ -298,7 +381,13 @@ export async function failedRowsFile(db: Kysely<DB>, supplierId: number, id: str
   const row = await found(db, supplierId, id);
   const failures = await failuresAt(db, id, await repo.failedPositions(db, supplierId, id));
   const format = new FailedRowFormat(row.format, row.header ?? undefined, row.delimiter);
-  const lines = failures.map((f) => format.line({ line: f.line, original: f.original }, combine(f.problems.length > 0 ? f.problems : [{ code: 'FAILED', message: 'failed' }])));
+  const lines = failures.map((f) => {
+    const reason = combine(f.problems.length > 0 ? f.problems : [{ code: 'FAILED', message: 'failed' }]);
+    // A CSV row kept as text (longer than REFUSED_ROW_BYTES) has no cells to give back: its
+    // cells stay empty, so uploading the file as it is refuses it again rather than sending part of it.
+    if (row.format === 'csv' && typeof f.original === 'string') reason.message += ` (the row is longer than ${REFUSED_ROW_BYTES} bytes and is not repeated here: fix it in your file)`;
+    return format.line({ line: f.line, original: f.original }, reason);
+  });
   const headerLine = format.headerLine();
   return {
     fileName: failedFileName(row.file_name, row.format),
@@ -321,6 +410,48 @@ export function importKinds() {
     remove: kind.remove ? nodeColumns(ruleColumns(kind, kind.remove)) : null,
   }));
 }
+
+/**
+ * How many file imports each supplier has running in this process. Reading a file and
+ * storing its batches is the heaviest thing one request does (memory for a request's rows,
+ * a transaction for seconds), so a supplier gets IMPORTS_AT_ONCE at once and is told to come
+ * back after that; other suppliers are not affected. Counted per process: the memory it
+ * protects is the process's (docs/decisions.md).
+ */
+export class RunningImports {
+  private readonly running = new Map<number, number>();
+
+  constructor(private readonly atOnce = IMPORTS_AT_ONCE) {}
+
+  /** A slot for one more of the supplier's imports, or undefined when it has atOnce running; the function answered gives it back (once, however often called). */
+  take(supplierId: number): (() => void) | undefined {
+    const n = this.running.get(supplierId) ?? 0;
+    if (n >= this.atOnce) return undefined;
+    this.running.set(supplierId, n + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (this.running.get(supplierId) ?? 1) - 1;
+      if (left > 0) this.running.set(supplierId, left);
+      else this.running.delete(supplierId);
+    };
+  }
+
+  /** How many the supplier has running (tests, metrics). */
+  count(supplierId: number): number {
+    return this.running.get(supplierId) ?? 0;
+  }
+}
+
+/** Seconds a supplier with IMPORTS_AT_ONCE imports running is told to wait: about what a file of a few MB takes. */
+export const IMPORT_RETRY_AFTER_SECONDS = 5;
+
+/** A supplier with IMPORTS_AT_ONCE imports running already: 429 with Retry-After. */
+export const tooManyImports = () =>
+  new AppError('RATE_LIMITED', `this supplier already has ${IMPORTS_AT_ONCE} file imports running; retry after ${IMPORT_RETRY_AFTER_SECONDS} s`, {
+    headers: { 'retry-after': String(IMPORT_RETRY_AFTER_SECONDS) },
+  });
 
 /** A file too large for MAX_IMPORT_BYTES. */
 export const tooLarge = (limit: number) =>

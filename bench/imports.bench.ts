@@ -1,0 +1,129 @@
+// npm run bench:imports — the service's memory and responsiveness while it takes three
+// ~19 MiB file imports at once (POST /import/prices, CSV, one million rows each).
+//
+// On PostgreSQL (BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
+// it creates a scratch database and starts the service as a child process (`cli.ts serve`,
+// API and worker in one process, as `npm start` runs it), so the figures are the service's
+// alone. Three suppliers each upload one file at the same moment (three suppliers, so the
+// per-supplier limit of two running imports does not refuse the third); meanwhile
+// GET /healthz and GET /readyz are timed every 100 ms. Figures: the resident set before,
+// its peak during the uploads (VmHWM, the kernel's own high-water mark), the time until the
+// last 202, and the slowest health answers. Then one supplier sends three at once: the
+// third is refused with 429 and a Retry-After (checked, not timed).
+// The last line is `rss_before_mb=<a> peak_rss_mb=<b> healthz_max_ms=<c> readyz_max_ms=<d>` for scripts.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort, waitForReady } from '../support/net.ts';
+import { call, createScratchDatabase, createSupplier, envInt, fmtInt, fmtMs, SERVICE_NODE_FLAGS, serverUrl, table, type Supplier } from './lib.ts';
+
+const ROWS = envInt('BENCH_IMPORT_ROWS', 1_000_000);
+const FILES = 3;
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+/** VmHWM and VmRSS of a process, in MiB. */
+function memoryOf(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { peakMb: kib('VmHWM') / 1024, rssMb: kib('VmRSS') / 1024 };
+}
+
+/** A prices CSV of ROWS rows (19 MiB for a million). */
+function pricesFile(): string {
+  const lines = ['priceListInternalCode,productInternalCode,units,price'];
+  for (let i = 0; i < ROWS; i++) lines.push(`PL,P${String(i % 1000).padStart(7, '0')},${(i % 97) + 1},${(100 + (i % 997)) / 100}`);
+  return lines.join('\n') + '\n';
+}
+
+const upload = (baseUrl: string, s: Supplier, file: string) =>
+  fetch(`${baseUrl}/import/prices?name=prices.csv`, { method: 'POST', headers: { ...s.headers, 'content-type': 'text/csv' }, body: file });
+
+/** Times GET url every 100 ms until stopped; answers the slowest. */
+function timeEvery(url: string) {
+  let slowest = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return slowest;
+  };
+}
+
+const scratch = await createScratchDatabase(serverUrl());
+log(`database ${scratch.name}`);
+const port = await freePort();
+const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
+const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main/cli.ts', 'serve'], {
+  cwd: path.resolve(import.meta.dirname, '..'),
+  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: scratch.url, PORT: String(port), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', DEMO_SUPPLIER: 'false', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const exited = new Promise((resolve) => child.once('exit', resolve));
+const baseUrl = `http://127.0.0.1:${port}`;
+try {
+  await waitForReady(baseUrl, { gone: () => (child.exitCode !== null ? 'the service exited' : undefined), timeoutMs: 60_000, everyMs: 100 });
+  const suppliers: Supplier[] = [];
+  for (let i = 0; i < FILES; i++) {
+    const s = await createSupplier({ baseUrl, adminToken }, `IMPORTS${i}`);
+    await call(baseUrl, 'POST', '/pricelist', { headers: s.headers, body: { internalCode: 'PL' }, expect: 200 });
+    suppliers.push(s);
+  }
+  const file = pricesFile();
+  log(`file of ${fmtInt(ROWS)} rows, ${(Buffer.byteLength(file) / 2 ** 20).toFixed(1)} MiB`);
+  // Settle: one small import first, so the figures are not the first request's warm-up.
+  const warm = await upload(baseUrl, suppliers[0]!, 'priceListInternalCode,productInternalCode,units,price\nPL,P1,1,1\n');
+  if (warm.status !== 202) throw new Error(`warm-up import answered ${warm.status}: ${await warm.text()}`);
+  const before = memoryOf(child.pid!);
+
+  const healthz = timeEvery(`${baseUrl}/healthz`);
+  const readyz = timeEvery(`${baseUrl}/readyz`);
+  const started = performance.now();
+  const answers = await Promise.all(suppliers.map(async (s) => {
+    const res = await upload(baseUrl, s, file);
+    return { status: res.status, body: (await res.json()) as { counts?: { rowsRead: number } } };
+  }));
+  const ms = performance.now() - started;
+  const [healthzMs, readyzMs] = [await healthz(), await readyz()];
+  const during = memoryOf(child.pid!);
+  for (const a of answers) {
+    if (a.status !== 202 || a.body.counts?.rowsRead !== ROWS) throw new Error(`an import answered ${a.status}: ${JSON.stringify(a.body).slice(0, 300)}`);
+  }
+
+  // One supplier, three at once: two run, the third is told to come back.
+  const small = 'priceListInternalCode,productInternalCode,units,price\n' + 'PL,P1,1,1\n'.repeat(200_000);
+  const same = await Promise.all([0, 1, 2].map(() => upload(baseUrl, suppliers[1]!, small)));
+  const statuses = same.map((r) => r.status).sort();
+  const refused = same.find((r) => r.status === 429);
+  log(`one supplier, three at once: ${statuses.join(', ')}${refused ? `; Retry-After ${refused.headers.get('retry-after')}` : ''}`);
+
+  console.log('');
+  console.log(
+    table(
+      ['measure', 'value'],
+      [
+        ['imports at once', `${FILES} × ${fmtInt(ROWS)} rows (${(Buffer.byteLength(file) / 2 ** 20).toFixed(1)} MiB each)`],
+        ['time until the last 202', fmtMs(ms)],
+        ['RSS before', `${before.rssMb.toFixed(0)} MiB`],
+        ['peak RSS during', `${during.peakMb.toFixed(0)} MiB`],
+        ['slowest GET /healthz during', fmtMs(healthzMs)],
+        ['slowest GET /readyz during', fmtMs(readyzMs)],
+        ['one supplier, three at once', statuses.join(', ')],
+      ],
+    ),
+  );
+  console.log(`rss_before_mb=${before.rssMb.toFixed(0)} peak_rss_mb=${during.peakMb.toFixed(0)} healthz_max_ms=${healthzMs.toFixed(0)} readyz_max_ms=${readyzMs.toFixed(0)}`);
+} finally {
+  child.kill('SIGTERM');
+  await exited;
+  await scratch.drop();
+}
