@@ -57,6 +57,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out: this token's session ends at once (the person's other sessions go on) */
+        delete: operations["deleteAppSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/me": {
         parameters: {
             query?: never;
@@ -248,6 +265,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/stores/{storeId}/delivery-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The next dates this store's orders can be delivered on, with their cut-offs (none without a delivery zone) */
+        get: operations["getAppStoresDeliveryOptionsByStoreId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/stores/{storeId}/tickets": {
         parameters: {
             query?: never;
@@ -334,6 +368,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/stores/{storeId}/order-guide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** "Lo de siempre": what the store bought in its supplier's window (90 days by default) and its pinned products, with today's price, badges and availability */
+        get: operations["getAppStoresOrderGuideByStoreId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/order-guide/{productInternalCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Pin, hide or set the par of a product in the store's order guide (fields left out stay as they are) */
+        put: operations["putAppStoresOrderGuideByStoreIdAndProductInternalCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/order-guide/fill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What to order to bring counted shelves back to their par: max(par − onHand, 0) rounded up to the case multiple (changes nothing) */
+        post: operations["postAppStoresOrderGuideFillByStoreId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/orders/{orderId}/repeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A past order as it would be ordered today (places nothing): the lines still available priced by today's engine, those unavailable, those repriced */
+        post: operations["postAppStoresOrdersRepeatByStoreIdAndOrderId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** "Sugerido para ti": the supplier's recommendations shown to the store today, and the platform's cadence suggestion (products usually bought every N days and not bought for longer) */
+        get: operations["getAppStoresRecommendationsByStoreId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -359,7 +478,7 @@ export interface components {
             supplierId: number | null;
             actor: {
                 kind: "credential" | "operator" | "person";
-                /** @description a credential's clientId, `admin` for the ADMIN_TOKEN, or a person's id */
+                /** @description a credential's clientId, a member's email, or an operator's email (`admin` for the ADMIN_TOKEN); a supplier's readers see every operator as `platform` */
                 id: string;
             };
             /** @description the route called, as `METHOD /path/:param` */
@@ -630,6 +749,8 @@ export interface components {
             priceListCode: string | null;
             stockGrouperCode: string | null;
             promotionGrouperCodes: string[];
+            /** @description the store's delivery zone; absent when it has none */
+            deliveryZoneCode?: string;
             settings: {
                 dropSize: number | null;
             };
@@ -665,6 +786,7 @@ export interface components {
             priceListCode?: string | null;
             stockGrouperCode?: string | null;
             promotionGrouperCodes?: string[];
+            deliveryZoneCode?: string | null;
             settings?: {
                 dropSize?: number | null;
             };
@@ -691,6 +813,8 @@ export interface components {
             priceListCode: string | null;
             stockGrouperCode: string | null;
             promotionGrouperCodes: string[];
+            /** @description the store's delivery zone; absent when it has none */
+            deliveryZoneCode?: string;
             settings: {
                 dropSize: number | null;
             };
@@ -1127,6 +1251,8 @@ export interface components {
             discountTotal: number;
             total: number;
             deliveryDate: string | null;
+            /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
+            afterCutoff?: boolean;
             notes: string | null;
             cancellation: {
                 code: string;
@@ -1518,6 +1644,37 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAppSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: boolean;
+                    };
                 };
             };
             /** @description problem details */
@@ -2041,6 +2198,11 @@ export interface operations {
                         default?: boolean;
                     };
                     notes?: string;
+                    /**
+                     * Format: calendar-date
+                     * @description YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later
+                     */
+                    deliveryDate?: string;
                 };
             };
         };
@@ -2219,6 +2381,69 @@ export interface operations {
                         data: {
                             code: string;
                             reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStoresDeliveryOptionsByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the next valid delivery dates in order (14), none when the store has no delivery zone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: calendar-date
+                             * @description YYYY-MM-DD
+                             */
+                            date: string;
+                            /** Format: date-time */
+                            cutoffAt: string;
+                            /** @description the cut-off in the zone's local time with its offset, e.g. 2026-05-06T18:00:00-05:00 */
+                            cutoffLocal: string;
+                            /** @description a flexible zone's date past its cut-off: orders for it are still taken, flagged */
+                            afterCutoff: boolean;
                         }[];
                     };
                 };
@@ -2571,6 +2796,388 @@ export interface operations {
             };
             /** @description problem details */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStoresOrderGuideByStoreId: {
+        parameters: {
+            query?: {
+                /** @description frequency (default): the most ordered first; recency: the latest first. Pinned products come first either way */
+                sort?: "frequency" | "recency";
+                /** @description true: the hidden products too (to unhide one); default false */
+                includeHidden?: boolean;
+            };
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description how far back the guide looks (the supplier's setting) */
+                        windowDays: number;
+                        sort: "frequency" | "recency";
+                        data: {
+                            productInternalCode: string;
+                            name: string;
+                            /** @description the package size: the one last ordered (a pinned product never ordered: its smallest priced size) */
+                            units: number;
+                            /** @description orders in the window naming the product */
+                            timesOrdered: number;
+                            lastOrderedAt: string | null;
+                            lastQuantity: number | null;
+                            /** @description the median of what its orders bought, in packages of `units`, rounded up to the case multiple; 1 for a product never ordered */
+                            usualQuantity: number;
+                            /** @description the product's case multiple (1 when it has none) */
+                            multiple: number;
+                            unitPrice: number | null;
+                            available: boolean;
+                            unavailableReason: ("UNKNOWN_PRODUCT" | "PRODUCT_DISABLED" | "NO_PRICE_LIST" | "PRICE_LIST_DISABLED" | "NOT_PRICED" | "UNAVAILABLE") | null;
+                            /** @description the promotions taking part for the store today that name the product (badges) */
+                            promotions: components["schemas"]["PromotionRef"][];
+                            pinned: boolean;
+                            hidden: boolean;
+                            par: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putAppStoresOrderGuideByStoreIdAndProductInternalCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+                productInternalCode: string;
+            };
+            cookie?: never;
+        };
+        /** @description what is left out stays as it is; an empty body changes nothing */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description always in the guide, first, bought or not */
+                    pinned?: boolean;
+                    /** @description left out of the guide and of cadence suggestions */
+                    hidden?: boolean;
+                    par?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        productInternalCode: string;
+                        pinned: boolean;
+                        hidden: boolean;
+                        par: number | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppStoresOrderGuideFillByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    counts: {
+                        productInternalCode: string;
+                        /** @description what is on the shelf, in packages of the guide line's size */
+                        onHand: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description one per count of a product of the guide with a par, in the order sent */
+                        lines: {
+                            productInternalCode: string;
+                            units: number;
+                            /** @description max(par − onHand, 0) rounded up to the case multiple; 0: nothing to order */
+                            quantity: number;
+                            par: number;
+                            onHand: number;
+                            available: boolean;
+                        }[];
+                        skipped: {
+                            productInternalCode: string;
+                            reason: "NOT_IN_GUIDE" | "NO_PAR";
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppStoresOrdersRepeatByStoreIdAndOrderId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orderId: number;
+                        /** @description the lines that can be ordered today: add them to the cart */
+                        lines: {
+                            productInternalCode: string;
+                            name: string | null;
+                            units: number;
+                            quantity: number;
+                            /** @description the price the order was placed at */
+                            previousUnitPrice: number;
+                            /** @description today's price, by the pricing engine */
+                            unitPrice: number;
+                            priceChanged: boolean;
+                        }[];
+                        /** @description the lines that cannot be ordered today, each with why */
+                        unavailable: {
+                            productInternalCode: string;
+                            name: string | null;
+                            units: number;
+                            quantity: number;
+                            /** @description the price the order was placed at */
+                            previousUnitPrice: number;
+                            /** @description why the line cannot be ordered (the first failing check, src/modules/pricing/README.md) */
+                            reason: "UNKNOWN_PRODUCT" | "PRODUCT_DISABLED" | "NO_PRICE_LIST" | "PRICE_LIST_DISABLED" | "NOT_PRICED" | "UNAVAILABLE";
+                        }[];
+                        /** @description the lines of `lines` whose price changed since the order */
+                        repriced: {
+                            productInternalCode: string;
+                            name: string | null;
+                            units: number;
+                            quantity: number;
+                            /** @description the price the order was placed at */
+                            previousUnitPrice: number;
+                            unitPrice: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStoresRecommendationsByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description SUPPLIER: published by the supplier; PLATFORM: computed from the store's own orders */
+                            source: "SUPPLIER" | "PLATFORM";
+                            internalCode: string | null;
+                            name: string | null;
+                            /** @description CADENCE: products the store usually buys every N days and has not bought for longer (README) */
+                            reason: ("NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER") | "CADENCE";
+                            start: string | null;
+                            end: string | null;
+                            products: {
+                                productInternalCode: string;
+                                name: string | null;
+                                units: number;
+                                quantity: number;
+                                unitPrice: number | null;
+                                available: boolean;
+                                unavailableReason: ("UNKNOWN_PRODUCT" | "PRODUCT_DISABLED" | "NO_PRICE_LIST" | "PRICE_LIST_DISABLED" | "NOT_PRICED" | "UNAVAILABLE") | null;
+                                /** @description a cadence suggestion: why this product is due */
+                                cadence?: {
+                                    /** @description N: the median number of days between the days it was ordered */
+                                    everyDays: number;
+                                    daysSinceLast: number;
+                                    /** Format: date-time */
+                                    lastOrderedAt: string;
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

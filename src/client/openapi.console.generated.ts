@@ -132,7 +132,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** The supplier's settings (global minimum order) */
+        /** The supplier's settings (global minimum order, order guide window) */
         put: operations["putAdminSuppliersSettingsBySupplierId"];
         post?: never;
         delete?: never;
@@ -261,6 +261,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/batch/deliveryzone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert delivery zones, each written whole (asynchronous)
+         * @description Scope: `supplier/store.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchDeliveryzone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/batch/store": {
         parameters: {
             query?: never;
@@ -271,7 +291,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)
+         * Upsert stores with their price list, stock grouper, promotion groupers, delivery zone and settings (asynchronous)
          * @description Scope: `supplier/store.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
          */
         post: operations["postBatchStore"];
@@ -335,6 +355,26 @@ export interface paths {
          * @description Scope: `supplier/promotion.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
          */
         post: operations["postBatchPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/recommendation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert and remove recommendations in bulk (asynchronous; removes first)
+         * @description Scope: `supplier/promotion.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchRecommendation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -873,6 +913,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deliveryzone/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivery zone
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getDeliveryzoneByCode"];
+        /**
+         * Create or replace a delivery zone: its weekdays with their cut-offs, exceptions and minimum order
+         * @description Scope: `supplier/store.write`. The zone is written whole: `exceptions` left out means none, `cutoffMode` left out `strict`, `minimumOrder` left out none. A delivery on a date closes at `cutoff.time` in the zone's timezone, `cutoff.daysBefore` days earlier.
+         */
+        put: operations["putDeliveryzoneByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deliveryzone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery zones by code; search in code and name
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getDeliveryzone"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}/delivery-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store's next valid delivery dates with their cut-offs, as its store app sees them (none without a zone)
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getStoreDeliveryOptionsByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/supplier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's supplier (code and name) and the token's mode: `live`, or `test` for a test credential (src/modules/sandbox)
+         * @description Scope: `any`.
+         */
+        get: operations["getSupplier"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credential": {
         parameters: {
             query?: never;
@@ -1206,7 +1330,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Set the supplier's own webhook base URL and state; the answer carries the signing secret
-         * @description Scope: `supplier/webhook.write`. The same operation as PUT /admin/suppliers/{supplierId}/webhook: the first call makes the secret, later calls change the URL and state and answer the secret the webhook has. An Idempotency-Key replay answers without the secret (`note` instead). The address is checked when a call is sent (refused addresses fail the attempt).
+         * @description Scope: `supplier/webhook.write`. The same operation as PUT /admin/suppliers/{supplierId}/webhook: the first call makes the secret, later calls change the URL and state and answer the secret the webhook has. An Idempotency-Key replay answers without the secret (`note` instead). The address is checked when a call is sent (refused addresses fail the attempt). The URL's user and password are sent as HTTP Basic credentials; every answer shows the password and the query's values as `***`, and a URL still holding `***` there is refused (400): leave `baseUrl` out to change only `enabled`.
          */
         put: operations["putWebhook"];
         post?: never;
@@ -1520,6 +1644,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/recommendation/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One recommendation
+         * @description Scope: `supplier/promotion.read`.
+         */
+        get: operations["getRecommendationByCode"];
+        /**
+         * Create or replace a recommendation for stores, promotion groupers or every store
+         * @description Scope: `supplier/promotion.write`.
+         */
+        put: operations["putRecommendationByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recommendation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recommendations by start date, then code; search in code and name; reason; active (shown today)
+         * @description Scope: `supplier/promotion.read`.
+         */
+        get: operations["getRecommendation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit": {
         parameters: {
             query?: never;
@@ -1684,6 +1852,23 @@ export interface paths {
         get?: never;
         /** Choose the supplier the session acts for (one the person is a member of) */
         put: operations["putConsoleMeSupplier"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/me/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The test-mode switch: `test` makes the session's supplier calls work on the supplier's test twin (src/modules/sandbox), `live` on the live supplier */
+        put: operations["putConsoleMeMode"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2013,7 +2198,7 @@ export interface components {
             supplierId: number | null;
             actor: {
                 kind: "credential" | "operator" | "person";
-                /** @description a credential's clientId, `admin` for the ADMIN_TOKEN, or a person's id */
+                /** @description a credential's clientId, a member's email, or an operator's email (`admin` for the ADMIN_TOKEN); a supplier's readers see every operator as `platform` */
                 id: string;
             };
             /** @description the route called, as `METHOD /path/:param` */
@@ -2284,6 +2469,8 @@ export interface components {
             priceListCode: string | null;
             stockGrouperCode: string | null;
             promotionGrouperCodes: string[];
+            /** @description the store's delivery zone; absent when it has none */
+            deliveryZoneCode?: string;
             settings: {
                 dropSize: number | null;
             };
@@ -2319,6 +2506,7 @@ export interface components {
             priceListCode?: string | null;
             stockGrouperCode?: string | null;
             promotionGrouperCodes?: string[];
+            deliveryZoneCode?: string | null;
             settings?: {
                 dropSize?: number | null;
             };
@@ -2345,6 +2533,8 @@ export interface components {
             priceListCode: string | null;
             stockGrouperCode: string | null;
             promotionGrouperCodes: string[];
+            /** @description the store's delivery zone; absent when it has none */
+            deliveryZoneCode?: string;
             settings: {
                 dropSize: number | null;
             };
@@ -2781,6 +2971,8 @@ export interface components {
             discountTotal: number;
             total: number;
             deliveryDate: string | null;
+            /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
+            afterCutoff?: boolean;
             notes: string | null;
             cancellation: {
                 code: string;
@@ -3275,6 +3467,8 @@ export interface operations {
             content: {
                 "application/json": {
                     scopes?: ("supplier/pricelist.read" | "supplier/pricelist.write" | "supplier/pricelist.bulkwrite" | "supplier/grouper.read" | "supplier/grouper.write" | "supplier/grouper.bulkwrite" | "supplier/promotion.read" | "supplier/promotion.write" | "supplier/promotion.bulkwrite" | "supplier/support.read" | "supplier/support.write" | "supplier/catalog.read" | "supplier/catalog.write" | "supplier/catalog.bulkwrite" | "supplier/stock.bulkwrite" | "supplier/store.read" | "supplier/store.write" | "supplier/store.bulkwrite" | "supplier/order.read" | "supplier/order.write" | "supplier/order.bulkwrite" | "supplier/batch.read" | "supplier/webhook.read" | "supplier/webhook.write" | "supplier/audit.read" | "supplier/credential.read" | "supplier/member.read" | "supplier/member.write" | "supplier/credential.write")[];
+                    /** @description `test`: a credential of the supplier's test twin (key_test_…, cli_test_…), which reaches only the twin's data; left out: live (from test mode: test) */
+                    mode?: "live" | "test";
                 };
             };
         };
@@ -3436,7 +3630,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    baseUrl: string | null;
+                    /** @description null: no URL (nothing is sent); left out: the URL stays as it is (to change only `enabled`) */
+                    baseUrl?: string | null;
                     enabled: boolean;
                 };
             };
@@ -3554,6 +3749,8 @@ export interface operations {
             content: {
                 "application/json": {
                     minimumOrder: number | null;
+                    /** @description how far back a store's order guide and cadence suggestions look (src/modules/order-guide/README.md); left out: unchanged */
+                    orderGuideDays?: number;
                 };
             };
         };
@@ -3566,6 +3763,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         minimumOrder: number | null;
+                        /** @description how far back a store's order guide looks, in days (default 90) */
+                        orderGuideDays: number;
                     };
                 };
             };
@@ -4144,6 +4343,126 @@ export interface operations {
             };
         };
     };
+    postBatchDeliveryzone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        internalCode: string;
+                        name: string;
+                        /** @description IANA timezone, e.g. America/Bogota */
+                        timezone: string;
+                        /** @description strict: after a date's cut-off it cannot be ordered for; flexible: it still can, the order flagged afterCutoff */
+                        cutoffMode?: "strict" | "flexible";
+                        /** @description one entry per delivery weekday */
+                        days: {
+                            /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                            weekday: number;
+                            cutoff: {
+                                /** @description orders for a delivery close this many days before it */
+                                daysBefore: number;
+                                /** @description HH:MM, 24-hour, in the zone's timezone */
+                                time: string;
+                            };
+                        }[];
+                        exceptions?: {
+                            /**
+                             * Format: calendar-date
+                             * @description the delivery date the exception is about
+                             */
+                            date: string;
+                            /** @description true: no delivery on that date */
+                            closed?: boolean;
+                            /**
+                             * Format: calendar-date
+                             * @description that date's delivery happens on this date instead, its cut-off counted from it
+                             */
+                            movedTo?: string;
+                        }[];
+                        minimumOrder?: {
+                            amount: number;
+                            mode: "hard" | "soft" | "fee";
+                            /** @description charged below the amount; required when mode is fee */
+                            fee?: number;
+                        } | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postBatchStore: {
         parameters: {
             query?: never;
@@ -4640,6 +4959,117 @@ export interface operations {
                             }[];
                         };
                     };
+                    remove?: {
+                        internalCodes: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchRecommendation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert?: {
+                        internalCode: string;
+                        name: string;
+                        /** @description why the supplier suggests it: a new product, a promotion, a product the store must stock, products usually bought together */
+                        reason: "NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER";
+                        /**
+                         * Format: calendar-date
+                         * @description first day it is shown, YYYY-MM-DD, in the platform timezone
+                         */
+                        start: string;
+                        /**
+                         * Format: calendar-date
+                         * @description last day it is shown, YYYY-MM-DD, included; on or after start
+                         */
+                        end: string;
+                        /** @description the stores it is for (a code not loaded yet is kept, as every store link); absent or empty with no grouper: every store */
+                        storeInternalCodes?: string[];
+                        /** @description the promotion groupers whose stores it is for; each must exist */
+                        promotionGrouperCodes?: string[];
+                        products: {
+                            productInternalCode: string;
+                            /** @description package size */
+                            units: number;
+                            /** @description packages of `units` suggested */
+                            quantity: number;
+                        }[];
+                    }[];
                     remove?: {
                         internalCodes: string[];
                     };
@@ -6824,6 +7254,424 @@ export interface operations {
             };
         };
     };
+    getDeliveryzoneByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        timezone: string;
+                        /** @description strict: after a date's cut-off it cannot be ordered for; flexible: it still can, the order flagged afterCutoff */
+                        cutoffMode: "strict" | "flexible";
+                        days: {
+                            /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                            weekday: number;
+                            cutoff: {
+                                /** @description orders for a delivery close this many days before it */
+                                daysBefore: number;
+                                /** @description HH:MM, 24-hour, in the zone's timezone */
+                                time: string;
+                            };
+                        }[];
+                        exceptions: {
+                            /**
+                             * Format: calendar-date
+                             * @description the delivery date the exception is about
+                             */
+                            date: string;
+                            /** @description true: no delivery on that date */
+                            closed?: boolean;
+                            /**
+                             * Format: calendar-date
+                             * @description that date's delivery happens on this date instead, its cut-off counted from it
+                             */
+                            movedTo?: string;
+                        }[];
+                        minimumOrder: {
+                            amount: number;
+                            mode: "hard" | "soft" | "fee";
+                            /** @description charged below the amount; required when mode is fee */
+                            fee?: number;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putDeliveryzoneByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description IANA timezone, e.g. America/Bogota */
+                    timezone: string;
+                    /** @description strict: after a date's cut-off it cannot be ordered for; flexible: it still can, the order flagged afterCutoff */
+                    cutoffMode?: "strict" | "flexible";
+                    /** @description one entry per delivery weekday */
+                    days: {
+                        /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                        weekday: number;
+                        cutoff: {
+                            /** @description orders for a delivery close this many days before it */
+                            daysBefore: number;
+                            /** @description HH:MM, 24-hour, in the zone's timezone */
+                            time: string;
+                        };
+                    }[];
+                    exceptions?: {
+                        /**
+                         * Format: calendar-date
+                         * @description the delivery date the exception is about
+                         */
+                        date: string;
+                        /** @description true: no delivery on that date */
+                        closed?: boolean;
+                        /**
+                         * Format: calendar-date
+                         * @description that date's delivery happens on this date instead, its cut-off counted from it
+                         */
+                        movedTo?: string;
+                    }[];
+                    minimumOrder?: {
+                        amount: number;
+                        mode: "hard" | "soft" | "fee";
+                        /** @description charged below the amount; required when mode is fee */
+                        fee?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        timezone: string;
+                        /** @description strict: after a date's cut-off it cannot be ordered for; flexible: it still can, the order flagged afterCutoff */
+                        cutoffMode: "strict" | "flexible";
+                        days: {
+                            /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                            weekday: number;
+                            cutoff: {
+                                /** @description orders for a delivery close this many days before it */
+                                daysBefore: number;
+                                /** @description HH:MM, 24-hour, in the zone's timezone */
+                                time: string;
+                            };
+                        }[];
+                        exceptions: {
+                            /**
+                             * Format: calendar-date
+                             * @description the delivery date the exception is about
+                             */
+                            date: string;
+                            /** @description true: no delivery on that date */
+                            closed?: boolean;
+                            /**
+                             * Format: calendar-date
+                             * @description that date's delivery happens on this date instead, its cut-off counted from it
+                             */
+                            movedTo?: string;
+                        }[];
+                        minimumOrder: {
+                            amount: number;
+                            mode: "hard" | "soft" | "fee";
+                            /** @description charged below the amount; required when mode is fee */
+                            fee?: number;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDeliveryzone: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            internalCode: string;
+                            name: string;
+                            timezone: string;
+                            /** @description strict: after a date's cut-off it cannot be ordered for; flexible: it still can, the order flagged afterCutoff */
+                            cutoffMode: "strict" | "flexible";
+                            days: {
+                                /** @description ISO weekday: 1 Monday ... 7 Sunday */
+                                weekday: number;
+                                cutoff: {
+                                    /** @description orders for a delivery close this many days before it */
+                                    daysBefore: number;
+                                    /** @description HH:MM, 24-hour, in the zone's timezone */
+                                    time: string;
+                                };
+                            }[];
+                            exceptions: {
+                                /**
+                                 * Format: calendar-date
+                                 * @description the delivery date the exception is about
+                                 */
+                                date: string;
+                                /** @description true: no delivery on that date */
+                                closed?: boolean;
+                                /**
+                                 * Format: calendar-date
+                                 * @description that date's delivery happens on this date instead, its cut-off counted from it
+                                 */
+                                movedTo?: string;
+                            }[];
+                            minimumOrder: {
+                                amount: number;
+                                mode: "hard" | "soft" | "fee";
+                                /** @description charged below the amount; required when mode is fee */
+                                fee?: number;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStoreDeliveryOptionsByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the next valid delivery dates in order (14), none when the store has no delivery zone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: calendar-date
+                             * @description YYYY-MM-DD
+                             */
+                            date: string;
+                            /** Format: date-time */
+                            cutoffAt: string;
+                            /** @description the cut-off in the zone's local time with its offset, e.g. 2026-05-06T18:00:00-05:00 */
+                            cutoffLocal: string;
+                            /** @description a flexible zone's date past its cut-off: orders for it are still taken, flagged */
+                            afterCutoff: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the supplier's code (a test twin answers its live supplier's) */
+                        code: string;
+                        name: string;
+                        /** @description `test`: the caller's token is a test credential's (or a console session in test mode) and reaches only the supplier's test twin */
+                        mode: "live" | "test";
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getCredential: {
         parameters: {
             query?: {
@@ -6899,6 +7747,8 @@ export interface operations {
             content: {
                 "application/json": {
                     scopes?: ("supplier/pricelist.read" | "supplier/pricelist.write" | "supplier/pricelist.bulkwrite" | "supplier/grouper.read" | "supplier/grouper.write" | "supplier/grouper.bulkwrite" | "supplier/promotion.read" | "supplier/promotion.write" | "supplier/promotion.bulkwrite" | "supplier/support.read" | "supplier/support.write" | "supplier/catalog.read" | "supplier/catalog.write" | "supplier/catalog.bulkwrite" | "supplier/stock.bulkwrite" | "supplier/store.read" | "supplier/store.write" | "supplier/store.bulkwrite" | "supplier/order.read" | "supplier/order.write" | "supplier/order.bulkwrite" | "supplier/batch.read" | "supplier/webhook.read" | "supplier/webhook.write" | "supplier/audit.read" | "supplier/credential.read" | "supplier/member.read" | "supplier/member.write" | "supplier/credential.write")[];
+                    /** @description `test`: a credential of the supplier's test twin (key_test_…, cli_test_…), which reaches only the twin's data; left out: live (from test mode: test) */
+                    mode?: "live" | "test";
                 };
             };
         };
@@ -8251,7 +9101,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    baseUrl: string | null;
+                    /** @description null: no URL (nothing is sent); left out: the URL stays as it is (to change only `enabled`) */
+                    baseUrl?: string | null;
                     enabled: boolean;
                 };
             };
@@ -8756,6 +9607,10 @@ export interface operations {
                 /** @description YYYY-MM-DD */
                 to?: string;
                 storeInternalCode?: string;
+                /** @description YYYY-MM-DD */
+                deliveryDate?: string;
+                /** @description a delivery zone's internalCode: the orders placed for that zone (with deliveryDate: what its route loads) */
+                deliveryZone?: string;
                 take?: number;
                 page?: number;
             };
@@ -9538,10 +10393,309 @@ export interface operations {
             };
         };
     };
+    getRecommendationByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        /** @description why the supplier suggests it: a new product, a promotion, a product the store must stock, products usually bought together */
+                        reason: "NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER";
+                        /**
+                         * Format: date
+                         * @description first day it is shown, YYYY-MM-DD, in the platform timezone
+                         */
+                        start: string;
+                        /**
+                         * Format: date
+                         * @description last day it is shown, YYYY-MM-DD, included; on or after start
+                         */
+                        end: string;
+                        storeInternalCodes: string[];
+                        promotionGrouperCodes: string[];
+                        products: {
+                            productInternalCode: string;
+                            /** @description package size */
+                            units: number;
+                            /** @description packages of `units` suggested */
+                            quantity: number;
+                        }[];
+                        /** @description today (platform timezone) is within start..end */
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putRecommendationByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description why the supplier suggests it: a new product, a promotion, a product the store must stock, products usually bought together */
+                    reason: "NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER";
+                    /**
+                     * Format: calendar-date
+                     * @description first day it is shown, YYYY-MM-DD, in the platform timezone
+                     */
+                    start: string;
+                    /**
+                     * Format: calendar-date
+                     * @description last day it is shown, YYYY-MM-DD, included; on or after start
+                     */
+                    end: string;
+                    /** @description the stores it is for (a code not loaded yet is kept, as every store link); absent or empty with no grouper: every store */
+                    storeInternalCodes?: string[];
+                    /** @description the promotion groupers whose stores it is for; each must exist */
+                    promotionGrouperCodes?: string[];
+                    products: {
+                        productInternalCode: string;
+                        /** @description package size */
+                        units: number;
+                        /** @description packages of `units` suggested */
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        /** @description why the supplier suggests it: a new product, a promotion, a product the store must stock, products usually bought together */
+                        reason: "NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER";
+                        /**
+                         * Format: date
+                         * @description first day it is shown, YYYY-MM-DD, in the platform timezone
+                         */
+                        start: string;
+                        /**
+                         * Format: date
+                         * @description last day it is shown, YYYY-MM-DD, included; on or after start
+                         */
+                        end: string;
+                        storeInternalCodes: string[];
+                        promotionGrouperCodes: string[];
+                        products: {
+                            productInternalCode: string;
+                            /** @description package size */
+                            units: number;
+                            /** @description packages of `units` suggested */
+                            quantity: number;
+                        }[];
+                        /** @description today (platform timezone) is within start..end */
+                        active: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRecommendation: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                /** @description why the supplier suggests it: a new product, a promotion, a product the store must stock, products usually bought together */
+                reason?: "NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER";
+                /** @description true: only those shown today; false: only those not shown today */
+                active?: boolean;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            internalCode: string;
+                            name: string;
+                            /** @description why the supplier suggests it: a new product, a promotion, a product the store must stock, products usually bought together */
+                            reason: "NEW" | "PROMOTION" | "MUST_STOCK" | "USUALLY_BOUGHT_TOGETHER";
+                            /**
+                             * Format: date
+                             * @description first day it is shown, YYYY-MM-DD, in the platform timezone
+                             */
+                            start: string;
+                            /**
+                             * Format: date
+                             * @description last day it is shown, YYYY-MM-DD, included; on or after start
+                             */
+                            end: string;
+                            storeInternalCodes: string[];
+                            promotionGrouperCodes: string[];
+                            products: {
+                                productInternalCode: string;
+                                /** @description package size */
+                                units: number;
+                                /** @description packages of `units` suggested */
+                                quantity: number;
+                            }[];
+                            /** @description today (platform timezone) is within start..end */
+                            active: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getAudit: {
         parameters: {
             query?: {
-                /** @description a credential's clientId, `admin`, or a person's id */
+                /** @description a credential's clientId, a member's or operator's email, or `admin`; for a supplier, `platform` finds the operators' writes */
                 actor?: string;
                 entity?: string;
                 entityId?: string;
@@ -9607,7 +10761,7 @@ export interface operations {
             query?: {
                 /** @description supplier id */
                 supplier?: number;
-                /** @description a credential's clientId, `admin`, or a person's id */
+                /** @description a credential's clientId, a member's or operator's email, or `admin`; for a supplier, `platform` finds the operators' writes */
                 actor?: string;
                 entity?: string;
                 entityId?: string;
@@ -10156,6 +11310,8 @@ export interface operations {
                         operator: boolean;
                         /** @description the supplier this session acts for on the supplier API; null until one is chosen */
                         supplierId: number | null;
+                        /** @description `test`: the session's supplier calls work on the supplier's test twin (PUT /console/me/mode) */
+                        mode: "live" | "test";
                         memberships: {
                             supplier: {
                                 id: number;
@@ -10210,6 +11366,8 @@ export interface operations {
                         operator: boolean;
                         /** @description the supplier this session acts for on the supplier API; null until one is chosen */
                         supplierId: number | null;
+                        /** @description `test`: the session's supplier calls work on the supplier's test twin (PUT /console/me/mode) */
+                        mode: "live" | "test";
                         memberships: {
                             supplier: {
                                 id: number;
@@ -10246,6 +11404,72 @@ export interface operations {
             };
             /** @description problem details */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putConsoleMeMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description test: work on the test twin (made on first use); live: on the live supplier */
+                    mode: "live" | "test";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** @description a platform operator: the admin API is open to this session */
+                        operator: boolean;
+                        /** @description the supplier this session acts for on the supplier API; null until one is chosen */
+                        supplierId: number | null;
+                        /** @description `test`: the session's supplier calls work on the supplier's test twin (PUT /console/me/mode) */
+                        mode: "live" | "test";
+                        memberships: {
+                            supplier: {
+                                id: number;
+                                code: string;
+                                name: string;
+                                enabled: boolean;
+                            };
+                            /**
+                             * @description owner: everything, members and credentials included; manager: every read and write of the supplier API; agent: orders and tickets; viewer: read only
+                             * @enum {unknown}
+                             */
+                            role: "owner" | "manager" | "agent" | "viewer";
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10364,6 +11588,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postImportProducts: {
@@ -10437,6 +11670,15 @@ export interface operations {
             };
             /** @description problem details */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10524,6 +11766,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postImportPrices: {
@@ -10597,6 +11848,15 @@ export interface operations {
             };
             /** @description problem details */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10684,6 +11944,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postImportStock: {
@@ -10757,6 +12026,15 @@ export interface operations {
             };
             /** @description problem details */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10844,6 +12122,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postImportPromotionGrouperStores: {
@@ -10924,6 +12211,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postImportPromotions: {
@@ -10997,6 +12293,15 @@ export interface operations {
             };
             /** @description problem details */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,8 @@
 // - every HTTP request (@fastify/otel), with the request id on its span;
 // - every query the application sends, on PostgreSQL and on embedded PGlite alike
 //   (Kysely's query log: one span per query, timed by Kysely, under the active span);
-// - outbound HTTP through undici (webhook attempts, image downloads);
+// - outbound HTTP through undici (webhook attempts, image downloads), the URL's
+//   credentials and query values redacted (redactedUrl);
 // - a batch's application and a webhook attempt, each a span of its own linked to the
 //   request that caused it (the traceparent stored on the batch or delivery row).
 // Spans go out in batches over OTLP/HTTP (JSON) to `${endpoint}/v1/traces`.
@@ -49,7 +50,15 @@ export async function startTracing(settings: { otlpEndpoint: string | undefined;
     ignorePaths: (route) => route.url === '/metrics' || route.url === '/healthz' || route.url === '/readyz',
     requestHook: (span: Span, request: FastifyRequest) => span.setAttribute('http.request.id', request.id),
   });
-  registerInstrumentations({ tracerProvider: provider, instrumentations: [fastifyOtel, new UndiciInstrumentation()] });
+  // Outbound URLs carry what suppliers put in them (a webhook's `?token=`, a signed image
+  // URL): the span gets them redacted, over the instrumentation's own url.full and url.query.
+  const undici = new UndiciInstrumentation({
+    startSpanHook: (request: { origin: string; path: string }) => {
+      const url = redactedUrl(new URL(request.path, request.origin).href);
+      return { 'url.full': url, 'url.query': url.includes('?') ? url.slice(url.indexOf('?')).replace(/#.*$/, '') : '' };
+    },
+  });
+  registerInstrumentations({ tracerProvider: provider, instrumentations: [fastifyOtel, undici] });
   const tracer = provider.getTracer('surtido');
 
   return {
@@ -90,6 +99,29 @@ export async function startTracing(settings: { otlpEndpoint: string | undefined;
       await provider.shutdown();
     },
   };
+}
+
+/**
+ * A URL as spans may show it (OpenTelemetry's advice for url.full): user and password as
+ * `REDACTED:REDACTED`, every query value `REDACTED` (the names stay). Query values cannot be
+ * told apart (a webhook's `?token=`, a signed URL's `Signature=`), so none is kept.
+ */
+export function redactedUrl(href: string): string {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return 'REDACTED';
+  }
+  if (url.username || url.password) {
+    url.username = 'REDACTED';
+    url.password = 'REDACTED';
+  }
+  if (url.search) {
+    const parts = url.search.slice(1).split('&');
+    url.search = parts.map((p) => (p === '' ? p : p.includes('=') ? `${p.slice(0, p.indexOf('='))}=REDACTED` : 'REDACTED')).join('&');
+  }
+  return url.href;
 }
 
 /** `fn` in a linked span when tracing is on; just `fn` when it is off. */

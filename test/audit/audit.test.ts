@@ -1,7 +1,9 @@
 // The audit log: each kind of actor, batches recorded once at acceptance, refused writes
 // leave nothing, suppliers see only their own, filters and pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addOperator } from '../../src/modules/console/console.service.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { consoleSignIn, memberSession } from '../helpers/console.ts';
 
 let t: TestApp;
 let a: TestSupplier;
@@ -65,7 +67,36 @@ describe('audit entries', () => {
     expect(res.statusCode, res.body).toBe(200);
     const expected = { supplierId: a.id, actor: { kind: 'operator', id: 'admin' }, operation: 'PUT /admin/suppliers/:supplierId/settings', entity: 'supplier-settings', entityId: String(a.id) };
     expect((await adminAudit(`?supplier=${a.id}&entity=supplier-settings`)).data).toEqual([expect.objectContaining(expected)]);
-    expect((await audit(a, '?actor=admin&entity=supplier-settings')).data).toEqual([expect.objectContaining(expected)]);
+    // The supplier sees the platform, not which operator (below).
+    expect((await audit(a, '?actor=platform&entity=supplier-settings')).data).toEqual([expect.objectContaining({ ...expected, actor: { kind: 'operator', id: 'platform' } })]);
+  });
+
+  it("shows the supplier's readers an operator as the platform: never the operator's email or address, nor found by them", async () => {
+    const c = await t.supplier();
+    await addOperator(t.deps.db, 'ops.audit@platform.example');
+    const ops = await consoleSignIn(t, 'ops.audit@platform.example');
+    const write = await t.request({ method: 'PUT', url: `/admin/suppliers/${c.id}/settings`, payload: { minimumOrder: 250 }, headers: { ...ops.headers, 'x-request-id': 'req-ops-audit' } });
+    expect(write.statusCode, write.body).toBe(200);
+    const hook = await t.admin('PUT', `/admin/suppliers/${c.id}/webhook`, { baseUrl: 'https://erp.example/hooks', enabled: false });
+    expect(hook.statusCode, hook.body).toBe(200);
+    // Operators still see who it was, and from where.
+    const operators = await adminAudit(`?supplier=${c.id}&entity=supplier-settings`);
+    expect(operators.data[0]).toMatchObject({ actor: { kind: 'operator', id: 'ops.audit@platform.example' }, clientAddress: '127.0.0.1', requestId: 'req-ops-audit' });
+    // The supplier's credential and its members (a viewer too) see the platform.
+    const viewer = await memberSession(t, c, 'viewer.audit@example.com', 'viewer');
+    for (const reader of [c, viewer]) {
+      const res = await as(t, reader, 'GET', '/audit');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain('ops.audit@platform.example');
+      const byOperators = res.json().data.filter((e: any) => e.actor.kind === 'operator');
+      expect(byOperators.every((e: any) => e.actor.id === 'platform' && e.clientAddress === null)).toBe(true);
+      expect(byOperators.map((e: any) => e.operation)).toEqual(expect.arrayContaining(['PUT /admin/suppliers/:supplierId/settings', 'PUT /admin/suppliers/:supplierId/webhook']));
+      // What the entry says of the write stays.
+      expect(byOperators.find((e: any) => e.entity === 'supplier-settings')).toMatchObject({ requestId: 'req-ops-audit', entityId: String(c.id), supplierId: c.id });
+      // The operator's identities find nothing; `platform` finds their writes.
+      for (const actor of ['ops.audit@platform.example', 'admin']) expect((await audit(reader, `?actor=${encodeURIComponent(actor)}`)).total, actor).toBe(0);
+      expect((await audit(reader, '?actor=platform')).total).toBe(byOperators.length);
+    }
   });
 
   it('records the operator creating a supplier and revoking a credential under that supplier', async () => {

@@ -3,7 +3,8 @@
 // must receive a request's span with its request id, the request's SQL (on PGlite and on
 // PostgreSQL alike), and the batch application and webhook deliveries linked to the requests
 // that caused them (a redelivery, and the delivery of a ticket opened through /app), the
-// delivery with its outbound HTTP call.
+// delivery with its outbound HTTP call, whose URL never shows the webhook URL's
+// credentials or query values.
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, http, processScope, waitFor } from '../helpers/process.ts';
 import { ready, receiver, supplierOver } from './helpers.ts';
@@ -51,7 +52,9 @@ describe('tracing', { timeout: 400_000 }, () => {
 
     const accepted = await api('POST', '/batch/store', { upsert: [{ internalCode: 'S1', name: 'One' }] }, { ...s.headers, 'x-request-id': 'trace-batch-request' });
     expect(accepted.status).toBe(202);
-    expect((await api('PUT', `/admin/suppliers/${s.id}/webhook`, { baseUrl: webhooks.url, enabled: true }, { authorization: `Bearer ${ADMIN}` })).status).toBe(200);
+    // A URL with credentials and a token in its query: neither may reach a span.
+    const hookUrl = webhooks.url.replace('http://', 'http://hook-user:hook-pass-9f3@') + '/erp?token=tok-in-query-7c1';
+    expect((await api('PUT', `/admin/suppliers/${s.id}/webhook`, { baseUrl: hookUrl, enabled: true }, { authorization: `Bearer ${ADMIN}` })).status).toBe(200);
     const ping = await api('POST', '/webhook/test', undefined, s.headers);
     expect(ping.status).toBe(200);
     const redelivered = await api('POST', `/webhook/deliveries/${ping.body.id}/redeliver`, undefined, { ...s.headers, 'x-request-id': 'trace-redeliver-request' });
@@ -87,6 +90,11 @@ describe('tracing', { timeout: 400_000 }, () => {
     const call = all.find((sp) => sp.traceId === deliver.traceId && sp.parentSpanId === deliver.spanId && sp.kind === CLIENT && attr(sp, 'http.request.method') === 'POST');
     expect(call).toBeDefined();
     expect(webhooks.received.at(-1)!.headers.traceparent).toContain(deliver.traceId);
+    // The call's URL is in the span with the query's values redacted, the credentials nowhere.
+    expect(webhooks.received.at(-1)!.url).toBe('/erp/webhooks/ping?token=tok-in-query-7c1');
+    expect(attr(call!, 'url.full')).toBe(`${webhooks.url}/erp/webhooks/ping?token=REDACTED`);
+    expect(attr(call!, 'url.query')).toBe('?token=REDACTED');
+    expect(JSON.stringify(all)).not.toMatch(/hook-pass-9f3|tok-in-query-7c1/);
 
     // A delivery caused by an ordinary new event, not a redelivery: a ticket a store opens
     // through /app records ticket.created, whose delivery is linked to that request.
@@ -111,9 +119,10 @@ describe('tracing', { timeout: 400_000 }, () => {
     // The link names a span of the request's trace, and the receiver got that ticket in the delivery's trace.
     const link = event.delivery.links!.find((l) => l.traceId === event.request.traceId)!;
     expect(spans().some((sp) => sp.traceId === event.request.traceId && sp.spanId === link.spanId)).toBe(true);
-    const received = webhooks.received.find((r) => r.url.endsWith('/webhooks/support/create-ticket'));
+    const received = webhooks.received.find((r) => r.url.startsWith('/erp/webhooks/support/create-ticket?'));
     expect(received?.headers.traceparent).toContain(event.delivery.traceId);
     expect(JSON.parse(received!.body.toString('utf8'))).toMatchObject({ id: ticket.body.id });
+    expect(JSON.stringify(spans())).not.toMatch(/hook-pass-9f3|tok-in-query-7c1/);
 
     service.proc.kill('SIGTERM');
     expect(await service.exited).toBe(0);

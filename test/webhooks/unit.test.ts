@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../src/modules/suppliers/suppliers.service.ts';
 import { refusePrivateAddresses } from '../../src/lib/outbound-addresses.ts';
-import { webhookUrl } from '../../src/modules/webhooks/webhooks.attempt.ts';
+import { holdsMask, maskedUrl, webhookUrl } from '../../src/modules/webhooks/webhooks.url.ts';
 import { afterAttempt, parseRetryAfter, RETRY_DELAYS_MS, retryDelayMs } from '../../src/modules/webhooks/webhooks.schedule.ts';
 import { activeSecrets, webhookHeaders } from '../../src/modules/webhooks/webhooks.signing.ts';
 
@@ -87,6 +87,19 @@ describe('signing', () => {
   it('joins the base URL and the path', () => {
     expect(webhookUrl('https://erp.example/api/', '/webhooks/order')).toBe('https://erp.example/api/webhooks/order');
     expect(webhookUrl('https://erp.example', '/webhooks/ping')).toBe('https://erp.example/webhooks/ping');
+    // The path goes before the query, never after it; the fragment is dropped.
+    expect(webhookUrl('https://h/x?token=t', '/webhooks/ping')).toBe('https://h/x/webhooks/ping?token=t');
+    expect(webhookUrl('https://u:p@h/x/?a=1&b=2#f', '/webhooks/order')).toBe('https://u:p@h/x/webhooks/order?a=1&b=2');
+  });
+
+  it('masks the password, a lone user name and the query values of a URL, and knows a masked one', () => {
+    expect(maskedUrl('https://user:pa%40ss@erp.example/x?token=t&v=2&flag#f')).toBe('https://user:***@erp.example/x?token=***&v=***&***#f');
+    expect(maskedUrl('https://tok@erp.example/')).toBe('https://***@erp.example/');
+    expect(maskedUrl('https://erp.example/hooks')).toBe('https://erp.example/hooks');
+    expect(maskedUrl(null)).toBeNull();
+    expect(maskedUrl('not a url')).toBe('***');
+    for (const masked of ['https://user:***@h/x', 'https://***@h/', 'https://h/x?token=***', 'https://h/x?a=1&***']) expect(holdsMask(masked), masked).toBe(true);
+    for (const plain of ['https://user:p@h/x', 'https://h/x?token=t', 'https://h/***', 'https://h/x?a=****']) expect(holdsMask(plain), plain).toBe(false);
   });
 });
 

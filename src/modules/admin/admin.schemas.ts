@@ -15,7 +15,14 @@ export const Supplier = Type.Object({
 export const SupplierStatusBody = Type.Object({ enabled: Type.Boolean() });
 
 const Scope = Type.Union(SUPPLIER_SCOPES.map((s) => Type.Literal(s)));
-export const IssueCredentialsBody = Type.Object({ scopes: Type.Optional(Type.Array(Scope, { maxItems: SUPPLIER_SCOPES.length * 2 })) });
+export const IssueCredentialsBody = Type.Object({
+  scopes: Type.Optional(Type.Array(Scope, { maxItems: SUPPLIER_SCOPES.length * 2 })),
+  mode: Type.Optional(
+    Type.Union([Type.Literal('live'), Type.Literal('test')], {
+      description: "`test`: a credential of the supplier's test twin (key_test_…, cli_test_…), which reaches only the twin's data; left out: live (from test mode: test)",
+    }),
+  ),
+});
 const withheld = 'absent from an Idempotency-Key replay, which carries `note` instead';
 /** Set only on an Idempotency-Key replay of an answer that issued a secret (src/http/idempotency.ts). */
 export const ReplayNote = Type.Optional(Type.String({ description: 'on an Idempotency-Key replay only: the secret was shown once and is not repeated' }));
@@ -28,17 +35,24 @@ export const Credentials = Type.Object({
 });
 export const Revoked = Type.Object({ clientId: Type.String(), revoked: Type.Boolean() });
 
-export const WebhookBody = Type.Object({ baseUrl: Nullable(Url()), enabled: Type.Boolean() });
+export const WebhookBody = Type.Object({
+  baseUrl: Type.Optional(Type.Union([Url(), Type.Null()], { description: 'null: no URL (nothing is sent); left out: the URL stays as it is (to change only `enabled`)' })),
+  enabled: Type.Boolean(),
+});
 export const Webhook = Type.Object({
-  baseUrl: Nullable(Type.String()),
+  baseUrl: Nullable(Type.String({ description: "the URL with its password and query values shown as `***`" })),
   enabled: Type.Boolean(),
   secret: Type.Optional(Type.String({ description: `the signing secret; ${withheld}` })),
   note: ReplayNote,
 });
 export const Secret = Type.Object({ secret: Type.Optional(Type.String({ description: `the new signing secret; ${withheld}` })), note: ReplayNote });
 
-export const SettingsBody = Type.Object({ minimumOrder: Nullable(Money()) });
-export const Settings = Type.Object({ minimumOrder: Nullable(Type.Number()) });
+const OrderGuideDays = (description: string) => Type.Integer({ minimum: 7, maximum: 365, description });
+export const SettingsBody = Type.Object({
+  minimumOrder: Nullable(Money()),
+  orderGuideDays: Type.Optional(OrderGuideDays("how far back a store's order guide and cadence suggestions look (src/modules/order-guide/README.md); left out: unchanged")),
+});
+export const Settings = Type.Object({ minimumOrder: Nullable(Type.Number()), orderGuideDays: OrderGuideDays("how far back a store's order guide looks, in days (default 90)") });
 
 export const SystemStatus = Type.Object({
   version: Type.String({ description: "the service's version (package.json)" }),

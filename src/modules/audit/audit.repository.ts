@@ -2,6 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { AuditLog, NewAuditEntry } from '../../http/audit.ts';
 
+/** How a supplier's readers see every operator (README, "Operators as the platform"). */
+export const PLATFORM_ACTOR = 'platform';
+
 export async function insertEntry(db: Kysely<DB>, entry: NewAuditEntry): Promise<void> {
   await db
     .insertInto('audit_entries')
@@ -12,6 +15,8 @@ export async function insertEntry(db: Kysely<DB>, entry: NewAuditEntry): Promise
 export interface AuditFilter {
   supplierId?: number;
   actor?: string;
+  /** A supplier's view: operators are one actor, `platform`; their own ids find nothing. */
+  operatorsAsPlatform?: boolean;
   entity?: string;
   entityId?: string;
   from?: string;
@@ -21,7 +26,9 @@ export interface AuditFilter {
 function filtered(db: Kysely<DB>, f: AuditFilter) {
   let q = db.selectFrom('audit_entries');
   if (f.supplierId !== undefined) q = q.where('supplier_id', '=', f.supplierId);
-  if (f.actor !== undefined) q = q.where('actor_id', '=', f.actor);
+  if (f.actor !== undefined && f.operatorsAsPlatform) {
+    q = f.actor === PLATFORM_ACTOR ? q.where('actor_kind', '=', 'operator') : q.where('actor_kind', '<>', 'operator').where('actor_id', '=', f.actor);
+  } else if (f.actor !== undefined) q = q.where('actor_id', '=', f.actor);
   if (f.entity !== undefined) q = q.where('entity', '=', f.entity);
   if (f.entityId !== undefined) q = q.where('entity_id', '=', f.entityId);
   if (f.from !== undefined) q = q.where('at', '>=', new Date(f.from));

@@ -14,7 +14,7 @@ export const auditRoutes =
     app.get('/audit', {
       config: { auth: 'supplier', scope: 'supplier/audit.read' },
       schema: { tags: ['audit'], summary, querystring: AuditQuery, response: { 200: AuditPage, ...problems(400, 401, 403) } },
-      handler: (request) => listAudit(deps.db, supplierOf(request).supplierId, request.query),
+      handler: (request) => listAudit(deps.db, supplierOf(request).supplierId, request.query, 'supplier'),
     });
 
     app.get('/admin/audit', {
@@ -22,7 +22,7 @@ export const auditRoutes =
       schema: { tags: ['admin'], summary, querystring: AdminAuditQuery, response: { 200: AuditPage, ...problems(400, 401) } },
       handler: (request) => {
         const { supplier, ...query } = request.query;
-        return listAudit(deps.db, supplier, query);
+        return listAudit(deps.db, supplier, query, 'operator');
       },
     });
   };

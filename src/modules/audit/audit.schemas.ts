@@ -8,20 +8,20 @@ export const AuditEntry = Type.Object(
     supplierId: Nullable(Type.Integer({ description: 'the supplier the write concerns; null for platform-wide writes' })),
     actor: Type.Object({
       kind: Type.Union([Type.Literal('credential'), Type.Literal('operator'), Type.Literal('person')]),
-      id: Type.String({ description: "a credential's clientId, `admin` for the ADMIN_TOKEN, or a person's id" }),
+      id: Type.String({ description: "a credential's clientId, a member's email, or an operator's email (`admin` for the ADMIN_TOKEN); a supplier's readers see every operator as `platform`" }),
     }),
     operation: Type.String({ description: 'the route called, as `METHOD /path/:param`' }),
     entity: Type.String({ description: 'what was written: pricelist, product, batch, supplier, credential...' }),
     entityId: Nullable(Type.String({ description: "the entity's internalCode or id" })),
     detail: Type.Unknown({ description: 'more about the write, when there is more (a batch: its ids)' }),
     requestId: Nullable(Type.String()),
-    clientAddress: Nullable(Type.String()),
+    clientAddress: Nullable(Type.String({ description: "the writer's address; null when a supplier reads an operator's entry" })),
   },
   { $id: 'AuditEntry' },
 );
 
 const filters = {
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "a credential's clientId, `admin`, or a person's id" })),
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "a credential's clientId, a member's or operator's email, or `admin`; for a supplier, `platform` finds the operators' writes" })),
   entity: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   entityId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'entries at or after this instant' })),

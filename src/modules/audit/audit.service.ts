@@ -9,28 +9,36 @@ import type { AuditQuery } from './audit.schemas.ts';
 
 type Row = Awaited<ReturnType<typeof repo.listEntries>>['rows'][number];
 
-const toEntry = (r: Row) => ({
-  id: r.id,
-  at: r.at.toISOString(),
-  supplierId: r.supplier_id,
-  actor: { kind: r.actor_kind, id: r.actor_id },
-  operation: r.operation,
-  entity: r.entity,
-  entityId: r.entity_id,
-  detail: r.detail ?? null,
-  requestId: r.request_id,
-  clientAddress: r.client_address,
-});
+/** Who reads: an operator sees every actor as recorded; a supplier's reader sees operators as the platform. */
+export type AuditReader = 'operator' | 'supplier';
+
+const toEntry = (reader: AuditReader) => (r: Row) => {
+  // An operator is a person of the platform, not of the supplier: their email and address
+  // are the platform's to know (README, "Operators as the platform").
+  const hidden = reader === 'supplier' && r.actor_kind === 'operator';
+  return {
+    id: r.id,
+    at: r.at.toISOString(),
+    supplierId: r.supplier_id,
+    actor: { kind: r.actor_kind, id: hidden ? repo.PLATFORM_ACTOR : r.actor_id },
+    operation: r.operation,
+    entity: r.entity,
+    entityId: r.entity_id,
+    detail: r.detail ?? null,
+    requestId: r.request_id,
+    clientAddress: hidden ? null : r.client_address,
+  };
+};
 
 /** `supplierId` undefined: every supplier's entries and the platform's (operators only). */
-export async function listAudit(db: Kysely<DB>, supplierId: number | undefined, query: AuditQuery) {
+export async function listAudit(db: Kysely<DB>, supplierId: number | undefined, query: AuditQuery, reader: AuditReader) {
   if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
     throw fieldError('VALIDATION_FAILED', '/query/from', 'from must not be after to');
   }
   const { rows, total } = await repo.listEntries(
     db,
-    { supplierId, actor: query.actor, entity: query.entity, entityId: query.entityId, from: query.from, to: query.to },
+    { supplierId, actor: query.actor, operatorsAsPlatform: reader === 'supplier', entity: query.entity, entityId: query.entityId, from: query.from, to: query.to },
     { take: query.take, offset: (query.page - 1) * query.take },
   );
-  return page(rows.map(toEntry), total, query.page, query.take);
+  return page(rows.map(toEntry(reader)), total, query.page, query.take);
 }

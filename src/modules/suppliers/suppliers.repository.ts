@@ -5,20 +5,23 @@ export async function insertSupplier(db: Kysely<DB>, code: string, name: string)
   return db.insertInto('suppliers').values({ code, name }).returning(['id', 'code', 'name', 'enabled']).executeTakeFirstOrThrow();
 }
 
+/** Live or a test twin (`live_supplier_id` set: src/modules/sandbox). */
 export async function findSupplier(db: Kysely<DB>, id: number) {
-  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'minimum_order']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'minimum_order', 'live_supplier_id']).where('id', '=', id).executeTakeFirst();
 }
 
+/** A live supplier by code (its twin has the same code and is part of it). */
 export async function findSupplierByCode(db: Kysely<DB>, code: string) {
-  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'minimum_order']).where('code', '=', code).executeTakeFirst();
+  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'minimum_order']).where('code', '=', code).where('live_supplier_id', 'is', null).executeTakeFirst();
 }
 
+/** Live suppliers only: a test twin is part of its live supplier, never a supplier of its own. */
 export async function listSuppliers(db: Kysely<DB>) {
-  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'enabled']).orderBy('id').execute();
+  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'enabled']).where('live_supplier_id', 'is', null).orderBy('id').execute();
 }
 
 export async function countSuppliers(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('suppliers').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('suppliers').select(sql<number>`count(*)::int`.as('n')).where('live_supplier_id', 'is', null).executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -34,11 +37,12 @@ export async function findWebhook(db: Kysely<DB>, supplierId: number) {
   return db.selectFrom('supplier_webhooks').selectAll().where('supplier_id', '=', supplierId).executeTakeFirst();
 }
 
-export async function upsertWebhook(db: Kysely<DB>, supplierId: number, baseUrl: string | null, enabled: boolean, newSecret: string) {
+/** `baseUrl` undefined: a new webhook gets none, an existing one keeps its own. */
+export async function upsertWebhook(db: Kysely<DB>, supplierId: number, baseUrl: string | null | undefined, enabled: boolean, newSecret: string) {
   return db
     .insertInto('supplier_webhooks')
-    .values({ supplier_id: supplierId, base_url: baseUrl, enabled, secret: newSecret })
-    .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ base_url: baseUrl, enabled, updated_at: sql`now()` }))
+    .values({ supplier_id: supplierId, base_url: baseUrl ?? null, enabled, secret: newSecret })
+    .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ ...(baseUrl === undefined ? {} : { base_url: baseUrl }), enabled, updated_at: sql`now()` }))
     .returning(['base_url', 'enabled', 'secret'])
     .executeTakeFirstOrThrow();
 }

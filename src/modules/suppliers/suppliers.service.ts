@@ -10,6 +10,9 @@ import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { clientExists, insertClient, listClients, revokeClient, setSupplierEnabled, supplierOfClient } from '../auth/credentials.repository.ts';
 import type { LiveCredentials } from '../auth/live-credentials.ts';
 import { DEFAULT_SCOPES, OWNER_ONLY_SCOPES, isSupplierScope } from '../auth/scopes.ts';
+import { holdsMask, MASK, maskedUrl } from '../webhooks/webhooks.url.ts';
+import { ensureTwin, type SupplierMode } from '../sandbox/sandbox.twins.ts';
+import { guideDays, setGuideDays } from '../order-guide/order-guide.repository.ts';
 import * as repo from './suppliers.repository.ts';
 
 export const WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600;
@@ -40,9 +43,16 @@ export interface IssuedCredentials {
   scopes: string[];
 }
 
-/** The secret and the API key are shown here once; only their hashes are stored. */
-export async function issueCredentials(db: Kysely<DB>, supplierId: number, scopes?: string[]): Promise<IssuedCredentials> {
-  await requireSupplier(db, supplierId);
+/**
+ * The secret and the API key are shown here once; only their hashes are stored. `mode`
+ * `test` issues a credential of the supplier's test twin (made now if it has none;
+ * src/modules/sandbox): its API key, client id and secret say so (`key_test_`, `cli_test_`,
+ * `sec_test_`).
+ */
+export async function issueCredentials(db: Kysely<DB>, liveOrTwinId: number, scopes?: string[], mode: SupplierMode = 'live'): Promise<IssuedCredentials> {
+  const found = await requireSupplier(db, liveOrTwinId);
+  const supplierId = mode === 'test' ? await ensureTwin(db, liveOrTwinId) : liveOrTwinId;
+  const prefix = mode === 'test' || found.live_supplier_id !== null ? '_test' : '';
   const granted = scopes ?? [...DEFAULT_SCOPES];
   const unknown = granted.map((scope, i) => ({ scope, i })).filter(({ scope }) => !isSupplierScope(scope));
   if (unknown.length > 0) {
@@ -51,9 +61,9 @@ export async function issueCredentials(db: Kysely<DB>, supplierId: number, scope
     });
   }
   const issued: IssuedCredentials = {
-    apiKey: randomToken('key'),
-    clientId: randomToken('cli', 12),
-    clientSecret: randomToken('sec', 32),
+    apiKey: randomToken(`key${prefix}`),
+    clientId: randomToken(`cli${prefix}`, 12),
+    clientSecret: randomToken(`sec${prefix}`, 32),
     scopes: [...new Set(granted)],
   };
   await insertClient(db, {
@@ -77,15 +87,18 @@ export async function setSupplierStatus(db: Kysely<DB>, supplierId: number, enab
 /**
  * A credential issued by the supplier itself (an owner in the console, or a script holding
  * supplier/credential.write): any scope but the owner-only ones, which only an operator grants.
+ * Without `mode` it has the caller's mode: live for a live caller, test in test mode.
  */
-export async function issueOwnCredentials(db: Kysely<DB>, supplierId: number, scopes?: string[]) {
+export async function issueOwnCredentials(db: Kysely<DB>, caller: { supplierId: number; mode: SupplierMode }, scopes?: string[], mode?: SupplierMode) {
+  // Test mode never reaches live data, a credential it issues included.
+  if (caller.mode === 'test' && mode === 'live') throw fieldError('INVALID_VALUE', '/mode', 'a test credential or a console session in test mode issues test credentials only');
   const refused = (scopes ?? []).map((scope, i) => ({ scope, i })).filter(({ scope }) => (OWNER_ONLY_SCOPES as readonly string[]).includes(scope));
   if (refused.length > 0) {
     throw new AppError('VALIDATION_FAILED', `only an operator grants ${refused.map((r) => r.scope).join(', ')}`, {
       errors: refused.map(({ scope, i }) => ({ pointer: `/scopes/${i}`, code: 'INVALID_VALUE', message: `${scope} is granted by an operator only` })),
     });
   }
-  return issueCredentials(db, supplierId, scopes);
+  return issueCredentials(db, caller.supplierId, scopes, mode ?? caller.mode);
 }
 
 /** Revokes one of the supplier's own clients; another supplier's answers 404 like a missing one. */
@@ -104,10 +117,19 @@ export async function revokeCredentials(db: Kysely<DB>, clientId: string, live?:
   return { clientId, revoked: true };
 }
 
-export async function configureWebhook(db: Kysely<DB>, supplierId: number, input: { baseUrl: string | null; enabled: boolean }) {
+/**
+ * Sets the webhook's URL and state; `baseUrl` left out keeps the URL as it is (how a
+ * console changes only the state of a URL it is shown masked). The answer shows the URL
+ * masked like every read (../webhooks/webhooks.url.ts), and a URL still holding the mask
+ * is refused: saving it would replace the real password or token with `***`.
+ */
+export async function configureWebhook(db: Kysely<DB>, supplierId: number, input: { baseUrl?: string | null; enabled: boolean }) {
+  if (input.baseUrl && holdsMask(input.baseUrl)) {
+    throw fieldError('VALIDATION_FAILED', '/baseUrl', `the URL holds masked parts (${MASK}) as the settings show them: send the whole URL with its password and query values, or leave baseUrl out to keep the URL as it is`);
+  }
   await requireSupplier(db, supplierId);
   const row = await repo.upsertWebhook(db, supplierId, input.baseUrl, input.enabled, newWebhookSecret());
-  return { baseUrl: row.base_url, enabled: row.enabled, secret: row.secret };
+  return { baseUrl: maskedUrl(row.base_url), enabled: row.enabled, secret: row.secret };
 }
 
 /**
@@ -128,15 +150,16 @@ export async function listSupplierCredentials(db: Kysely<DB>, supplierId: number
   return listCredentials(db, supplierId, query);
 }
 
-export async function updateSettings(db: Kysely<DB>, supplierId: number, input: { minimumOrder: number | null }) {
+export async function updateSettings(db: Kysely<DB>, supplierId: number, input: { minimumOrder: number | null; orderGuideDays?: number }) {
   await requireSupplier(db, supplierId);
   await repo.setMinimumOrder(db, supplierId, input.minimumOrder);
+  if (input.orderGuideDays !== undefined) await setGuideDays(db, supplierId, input.orderGuideDays);
   return getSettings(db, supplierId);
 }
 
 export async function getSettings(db: Kysely<DB>, supplierId: number) {
   const supplier = await requireSupplier(db, supplierId);
-  return { minimumOrder: supplier.minimum_order === null ? null : Number(supplier.minimum_order) };
+  return { minimumOrder: supplier.minimum_order === null ? null : Number(supplier.minimum_order), orderGuideDays: await guideDays(db, supplierId) };
 }
 
 /**

@@ -8,9 +8,7 @@ import * as repo from './webhooks.repository.ts';
 import { afterAttempt, type NextState } from './webhooks.schedule.ts';
 import type { AttemptOutcome, WebhookSender } from './webhooks.sender.ts';
 import { activeSecrets, webhookHeaders } from './webhooks.signing.ts';
-
-/** The base URL and the event's path: `https://erp.example/api` + `/webhooks/order`. */
-export const webhookUrl = (baseUrl: string, path: string) => `${baseUrl.replace(/\/+$/, '')}${path}`;
+import { webhookUrl } from './webhooks.url.ts';
 
 export interface AttemptContext {
   db: Kysely<DB>;

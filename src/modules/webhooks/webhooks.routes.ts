@@ -42,7 +42,8 @@ export const webhookRoutes =
         summary: "Set the supplier's own webhook base URL and state; the answer carries the signing secret",
         description:
           'The same operation as PUT /admin/suppliers/{supplierId}/webhook: the first call makes the secret, later calls change the URL and state and answer the secret the webhook has. ' +
-          'An Idempotency-Key replay answers without the secret (`note` instead). The address is checked when a call is sent (refused addresses fail the attempt).',
+          'An Idempotency-Key replay answers without the secret (`note` instead). The address is checked when a call is sent (refused addresses fail the attempt). ' +
+          "The URL's user and password are sent as HTTP Basic credentials; every answer shows the password and the query's values as `***`, and a URL still holding `***` there is refused (400): leave `baseUrl` out to change only `enabled`.",
         body: WebhookBody,
         response: { 200: Webhook, ...problems(400, 401, 403) },
       },

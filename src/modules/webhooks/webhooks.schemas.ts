@@ -53,7 +53,7 @@ export const PingBody = Type.Object({
 });
 
 export const WebhookSettings = Type.Object({
-  baseUrl: Nullable(Type.String()),
+  baseUrl: Nullable(Type.String({ description: 'the URL with its password and query values shown as `***`' })),
   enabled: Type.Boolean({ description: 'false also after the platform turned it off for failing deliveries' }),
   previousSecretExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'while set, the secret rotated out still signs beside the new one' })),
   updatedAt: Nullable(Timestamp()),

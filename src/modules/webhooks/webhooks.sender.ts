@@ -1,9 +1,12 @@
 // One HTTP attempt of one delivery, with undici: POST, a deadline for the whole exchange,
 // no redirects followed (a 3xx is a failed attempt), the address policy applied to the
 // address actually connected to, and the first 1 KiB of the answer kept. It never
-// throws for a failed attempt: every outcome is a value to record.
+// throws for a failed attempt: every outcome is a value to record. The URL's user and
+// password go as Basic credentials, and no outcome repeats the URL (what attempts record
+// is shown to every reader of the delivery log).
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { basicCredentials } from './webhooks.url.ts';
 import { allowEveryAddress, bareHost, checkedLookup, refusePrivateAddresses, refusalIn, findCause, type AddressPolicy } from '../../lib/outbound-addresses.ts';
 
 export const RESPONSE_BODY_LIMIT = 1024;
@@ -60,7 +63,7 @@ export class WebhookSender {
     try {
       target = new URL(url);
     } catch {
-      return failed(`the webhook URL is not valid: ${url}`);
+      return failed('the webhook URL is not valid');
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return failed(`only http and https URLs are called, not ${target.protocol}`);
     // An IP literal is connected to without a DNS lookup, so it is checked here.
@@ -68,9 +71,13 @@ export class WebhookSender {
     const refused = isIP(host) ? this.policy(host) : undefined;
     if (refused) return failed(refusedMessage(refused));
 
+    // undici would drop them silently; the receiver gets them as curl would send them.
+    const authorization = basicCredentials(target);
+    const sent = authorization ? { ...headers, authorization } : headers;
+
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      const response = await request(target, { method: 'POST', headers, body, dispatcher: this.agent, signal: deadline });
+      const response = await request(target, { method: 'POST', headers: sent, body, dispatcher: this.agent, signal: deadline });
       const kept = await readPrefix(response.body);
       const statusCode = response.statusCode;
       const retryAfter = header(response.headers['retry-after']);

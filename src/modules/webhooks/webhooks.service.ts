@@ -13,6 +13,7 @@ import { MAX_ATTEMPTS, newMessageId, WEBHOOK_EVENTS, type WebhookEventType } fro
 import * as log from './webhooks.log.repository.ts';
 import * as repo from './webhooks.repository.ts';
 import type { WebhookSender } from './webhooks.sender.ts';
+import { maskedUrl } from './webhooks.url.ts';
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
@@ -109,13 +110,14 @@ export async function listSupplierDeliveries(db: Kysely<DB>, supplierId: number,
 
 /**
  * The supplier's webhook settings, without the secret (shown once, when the supplier or an
- * operator sets the URL or rotates it). A supplier never configured answers baseUrl null and enabled false, as
+ * operator sets the URL or rotates it) and with the URL's password and query values
+ * masked, for every reader (webhooks.url.ts). A supplier never configured answers baseUrl null and enabled false, as
  * a fresh one is. `previousSecretExpiresAt`: while a rotated-out secret still signs.
  */
 export async function webhookSettings(db: Kysely<DB>, supplierId: number, now: Date) {
   const w = await log.findWebhookSettings(db, supplierId);
   const overlap = w?.previous_secret_expires_at && w.previous_secret_expires_at > now ? w.previous_secret_expires_at : null;
-  return { baseUrl: w?.base_url ?? null, enabled: w?.enabled ?? false, previousSecretExpiresAt: iso(overlap), updatedAt: iso(w?.updated_at ?? null) };
+  return { baseUrl: maskedUrl(w?.base_url ?? null), enabled: w?.enabled ?? false, previousSecretExpiresAt: iso(overlap), updatedAt: iso(w?.updated_at ?? null) };
 }
 
 /** An operator's read of a supplier's webhook settings names its supplier, which must exist. */

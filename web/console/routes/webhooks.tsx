@@ -53,7 +53,9 @@ function EditSettings({ current, onSecret }: { current: WebhookSettings; onSecre
   const [baseUrl, setBaseUrl] = useState(current.baseUrl ?? '');
   const [enabled, setEnabled] = useState(current.enabled);
   const save = useMutation({
-    mutationFn: () => client.put('/webhook', { body: { baseUrl: baseUrl.trim() || null, enabled } }),
+    // The URL is shown with its password and query values masked: left as shown, it is not
+    // sent, so the stored one stays whole (sending the masked one back is refused).
+    mutationFn: () => client.put('/webhook', { body: baseUrl === (current.baseUrl ?? '') ? { enabled } : { baseUrl: baseUrl.trim() || null, enabled } }),
     onSuccess: (saved) => {
       // A webhook never set before got its first secret with this save: the one time to show it.
       if (current.updatedAt === null && saved.secret) onSecret(saved.secret);
