@@ -202,7 +202,7 @@ const settings = {
     min: 1024,
     max: 256 * MiB,
     shownAs: mib,
-    doc: 'largest file `POST /import/{kind}` takes (a larger one is refused with 413); the file is read whole in memory',
+    doc: 'largest file `POST /import/{kind}` takes (a larger one is refused with 413); the file is held once, as the bytes it arrived in, while its rows are read',
   }),
   signInBodyLimitBytes: int({
     name: 'SIGN_IN_BODY_LIMIT_BYTES',
