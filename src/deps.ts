@@ -17,7 +17,7 @@ import type { Notifier } from './lib/notifier.ts';
 import { createNotifier } from './modules/messages/messages.channels.ts';
 import { createStoreTokenIssuer, type StoreTokenIssuer } from './modules/store-app/store-app.tokens.ts';
 import { createConsoleAuthenticator, createConsoleTokens, type ConsoleTokens } from './modules/console/console.service.ts';
-import { sessionsEndedAt } from './modules/people/people.repository.ts';
+import { liveStoreSession } from './modules/store-app/store-app.sessions.repository.ts';
 import { BATCH_KINDS } from './batch-kinds.ts';
 import { BatchRegistry } from './modules/batch/batch.kinds.ts';
 import { WebhookSender } from './modules/webhooks/webhooks.sender.ts';
@@ -101,8 +101,8 @@ export async function createDeps(config: Config, database: Database, options: De
     audit: auditLog,
     storeCache,
     placeStoreOrder: storeOrderPlacer(database.db),
-    storeTokens: createStoreTokenIssuer(secret, config.storeTokenTtlSeconds, () => clock.now(), (personId) =>
-      storeCache.get(`sessions-ended:${personId}`, () => sessionsEndedAt(database.db, personId)),
+    storeTokens: createStoreTokenIssuer(database.db, secret, config.storeTokenTtlSeconds, () => clock.now(), (key) =>
+      storeCache.get(`store-session:${key}`, () => liveStoreSession(database.db, key)),
     ),
     consoleTokens,
     consoleAuth: createConsoleAuthenticator(database.db, consoleTokens),

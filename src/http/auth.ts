@@ -78,6 +78,8 @@ declare module 'fastify' {
 }
 
 export function rateLimited(retryAfterSeconds: number, what: string) {
+    /** The session of that token (the hash its row is stored under), which signing out ends. */
+    storeSessionKey?: string;
   return new AppError('RATE_LIMITED', `rate limit exceeded for ${what}; retry after ${retryAfterSeconds} s`, {
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
@@ -107,6 +109,12 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
 
   const table: GuardedRoute[] = [];
   app.decorate('guardedRoutes', table);
+/** The session of an /app route's store-user token (the auth hook has run). */
+export function storeSessionOf(request: FastifyRequest): string {
+  if (request.storeSessionKey === undefined) throw unauthenticated();
+  return request.storeSessionKey;
+}
+
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { auth?: RouteAuth; scope?: string; audit?: string | false };
     if (route.url.startsWith('/documentation') || route.url.startsWith('/docs') || route.method === 'HEAD') return;
@@ -146,9 +154,10 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
       deps.supplierAuth.requireScope(request.supplier, scope!);
     } else if (auth === 'store') {
       const token = bearer(request);
-      const person = token ? await deps.storeTokens.verify(token) : undefined;
-      if (person === undefined) throw unauthenticated('a valid store-user token is required');
-      request.storeUser = person;
+      const session = token ? await deps.storeTokens.verify(token) : undefined;
+      if (session === undefined) throw unauthenticated('a valid store-user token is required');
+      request.storeUser = session.personId;
+      request.storeSessionKey = session.sessionKey;
     } else if (auth === 'admin') {
       // ADMIN_TOKEN (scripts, the CLI's peers), or an operator's console session.
       const token = bearer(request);

@@ -7,6 +7,9 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
 
 export const randomToken = (prefix: string, bytes = 24) => `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 
+/** A session id (console or store user): 32 random bytes, base64url. Tokens carry it; the database keeps its sha256. */
+export const newSessionId = () => randomBytes(32).toString('base64url');
+
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

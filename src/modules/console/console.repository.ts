@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 
+/** `id`: the SHA-256 of the session id the token carries (every function here takes that hash). */
 export async function insertSession(db: Kysely<DB>, s: { id: string; email: string; supplierId: number | null; idleSeconds: number; lifeSeconds: number }) {
   await db
     .insertInto('console_sessions')
@@ -88,3 +89,14 @@ export async function insertOperator(db: Kysely<DB>, email: string) {
 export async function listOperators(db: Kysely<DB>) {
   return db.selectFrom('operators').select(['id', 'email', 'created_at']).orderBy('email').execute();
 }
+/** Removes an operator; answers false when the email is none. */
+export async function deleteOperator(db: Kysely<DB>, email: string): Promise<boolean> {
+  return (await db.deleteFrom('operators').where('email', '=', email).returning('id').executeTakeFirst()) !== undefined;
+}
+
+/** Ends every live console session of an email; answers how many. */
+export async function endSessionsOf(db: Kysely<DB>, email: string): Promise<number> {
+  const ended = await db.updateTable('console_sessions').set({ revoked_at: sql`now()` }).where('email', '=', email).where('revoked_at', 'is', null).returning('id').execute();
+  return ended.length;
+}
+

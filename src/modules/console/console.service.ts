@@ -1,12 +1,12 @@
 // Console sign-in and sessions (README.md). Members and operators sign in with an email
 // and a one-time code (the shop's machinery and rules, ../people/sign-in-codes.ts, in a
 // realm of their own); the token names a session row that every request reads.
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { ConsoleAuthenticator, ConsoleSession } from '../../http/auth.ts';
 import { jwtCodec } from '../../lib/jwt.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
+import { newSessionId, sha256 } from '../../lib/secrets.ts';
 import type { Notifier } from '../../lib/notifier.ts';
 import { ROLE_SCOPES } from '../auth/scopes.ts';
 import { normaliseEmail } from '../people/people.service.ts';
@@ -74,9 +74,10 @@ export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: st
     if (!(await proveCode(trx, 'console', id, body.code, null))) return undefined;
     const [memberships, operator] = await Promise.all([repo.membershipsOf(trx, id.value), repo.isOperator(trx, id.value)]);
     if (memberships.length === 0 && !operator) return undefined; // removed since the code was sent
-    const sessionId = randomUUID();
+    // The token carries the session id, the row only its hash: a copy of the database opens no session.
+    const sessionId = newSessionId();
     await repo.insertSession(trx, {
-      id: sessionId,
+      id: sha256(sessionId),
       email: id.value,
       supplierId: memberships.length === 1 ? memberships[0]!.id : null,
       idleSeconds: SESSION_IDLE_SECONDS,
@@ -118,7 +119,8 @@ export function createConsoleAuthenticator(db: Kysely<DB>, tokens: ConsoleTokens
     async session(token) {
       const sessionId = await tokens.verify(token);
       if (sessionId === undefined) return undefined;
-      const row = await repo.liveSession(db, sessionId, TOUCH_AFTER_SECONDS);
+      // Sessions from before migration 0033 carry a UUID, hashed in place by it: the same lookup.
+      const row = await repo.liveSession(db, sha256(sessionId), TOUCH_AFTER_SECONDS);
       if (!row) return undefined;
       if (row.stale) await repo.touchSession(db, row.id, SESSION_IDLE_SECONDS);
       const acting = row.supplier_id !== null && row.role !== null && row.supplier_enabled === true;
@@ -145,3 +147,18 @@ export async function addOperator(db: Kysely<DB>, email: string) {
 export async function listOperators(db: Kysely<DB>) {
   return (await repo.listOperators(db)).map((o) => ({ id: o.id, email: o.email, createdAt: o.created_at.toISOString() }));
 }
+/**
+ * `npm run cli -- operator remove --email ...`: the inverse of addOperator. The person's
+ * console sessions end at once, whatever they act for: a removed operator who is also a
+ * member signs in again for that.
+ */
+export async function removeOperator(db: Kysely<DB>, email: string) {
+  const id = emailOf(email);
+  const ended = await db.transaction().execute(async (trx) => {
+    if (!(await repo.deleteOperator(trx, id.value))) return undefined;
+    return repo.endSessionsOf(trx, id.value);
+  });
+  if (ended === undefined) throw fieldError('NOT_FOUND', '/email', `${id.value} is not an operator`);
+  return { email: id.value, removed: true, sessionsEnded: ended };
+}
+

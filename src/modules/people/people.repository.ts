@@ -63,14 +63,9 @@ export async function mergeInto(trx: Transaction<DB>, from: number, into: number
   await trx.deleteFrom('people').where('id', '=', from).execute();
 }
 
-/** When the person's sessions were last ended (null: never). */
-export async function sessionsEndedAt(db: Executor, personId: number): Promise<Date | null> {
-  const row = await db.selectFrom('people').select('sessions_revoked_at').where('id', '=', personId).executeTakeFirst();
-  return row?.sessions_revoked_at ?? null;
-}
-
-/** Ends every session of the person now (their tokens issued until now stop working); false when there is no such person. */
+/** Ends every session of the person now (their tokens issued until now stop working); undefined when there is no such person. */
 export async function endSessions(db: Executor, personId: number): Promise<Date | undefined> {
   const row = await db.updateTable('people').set({ sessions_revoked_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', personId).returning('sessions_revoked_at').executeTakeFirst();
+  if (row) await db.updateTable('store_sessions').set({ revoked_at: sql`now()` }).where('person_id', '=', personId).where('revoked_at', 'is', null).execute();
   return row?.sessions_revoked_at ?? undefined;
 }

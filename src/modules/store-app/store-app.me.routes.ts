@@ -1,9 +1,10 @@
 // Sign-in (one-time codes, store-app.sign-in.ts) and the signed-in person (/app/me).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { storeUserOf } from '../../http/auth.ts';
+import { storeSessionOf, storeUserOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { CodeBody, CodeSent, ContactBody, Me, MintedToken, PersonIdParams, SessionsEnded, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
+import { CodeBody, CodeSent, ContactBody, Me, MintedToken, PersonIdParams, SessionsEnded, SignedOut, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
+import { signOut } from './store-app.sessions.ts';
 import { addIdentifier, endStoreUserSessions, exchangeCode, findStoreUser, me, mintToken, requestCode, requestIdentifierCode, type SignInContext } from './store-app.sign-in.ts';
 import { audited } from '../../http/audit.ts';
 
@@ -43,7 +44,7 @@ export const signInRoutes =
       // An Idempotency-Key replay leaves the token out (src/http/idempotency.ts).
       config: { auth: 'admin', audit: 'store-user-token', secretFields: ['access_token'] },
       schema: { tags: ['admin'], summary: 'A store-user token for a person, for support work and tests', body: ContactBody, response: { 200: MintedToken, ...problems(400, 401, 404) } },
-      handler: (request) => audited(deps, request, (db) => mintToken(db, deps.storeTokens, request.body), { entityId: () => request.body.phone ?? request.body.email }),
+      handler: (request) => audited(deps, request, (db) => mintToken(db, deps.storeTokens.within(db), request.body), { entityId: () => request.body.phone ?? request.body.email }),
     });
 
     app.get('/admin/store-users', {
@@ -66,6 +67,12 @@ export const signInRoutes =
         response: { 200: SessionsEnded, ...problems(401, 404) },
       },
       handler: (request) => audited(deps, request, (db) => endStoreUserSessions(db, request.params.personId)),
+    });
+
+    app.delete('/app/session', {
+      config: { auth: 'store' },
+      schema: { tags, summary: "Sign out: this token's session ends at once (the person's other sessions go on)", response: { 200: SignedOut, ...problems(401) } },
+      handler: (request) => signOut(deps.storeTokens, storeSessionOf(request)),
     });
 
     app.get('/app/me', {

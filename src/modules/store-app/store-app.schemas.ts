@@ -77,6 +77,7 @@ export const ContactBody = Type.Object(Contact, { description: 'a phone (E.164) 
 export const CodeBody = Type.Object({ ...Contact, code: Type.String({ pattern: '^[0-9]{6}$' }) });
 export const CodeSent = Type.Object({ expiresIn: Type.Integer() });
 export const PersonIdParams = Type.Object({ personId: Type.Integer({ minimum: 1 }) });
+export const SignedOut = Type.Object({ ended: Type.Boolean() });
 export const SessionsEnded = Type.Object({ personId: Type.Integer(), sessionsEndedAt: Timestamp() });
 export const StoreUserFound = Type.Object({
   person: Type.Union([
