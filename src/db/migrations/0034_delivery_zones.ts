@@ -3,8 +3,9 @@
 //
 // - delivery_zones: keyed (supplier_id, internal_code) as every coded entity; its rules
 //   (days, exceptions, minimumOrder) are JSON, read whole by the pure rules module, never
-//   filtered on. (supplier_id, id) is unique so a store's and a cut-off's reference can
-//   name the supplier with the id, as orders name their store (migration 0032).
+//   filtered on. (supplier_id, id) is unique so a store's reference can name the
+//   supplier with the id, as orders name their store (migration 0032). A change sends
+//   NOTIFY store_data_changed (migration 0016): the store side caches a store's zone.
 // - stores.delivery_zone_id: a store belongs to at most one zone; null keeps today's
 //   behaviour. The key names the supplier, so a store never points at another
 //   supplier's zone whatever path wrote it.
@@ -39,6 +40,8 @@ const statements = [
      updated_at timestamptz not null default now(),
      unique (supplier_id, internal_code),
      unique (supplier_id, id))`,
+  `create trigger delivery_zones_store_data_changed after insert or update or delete or truncate on delivery_zones
+     for each statement execute function store_data_changed()`,
   `alter table stores add column delivery_zone_id bigint`,
   `alter table stores
      add constraint stores_delivery_zone_fkey foreign key (supplier_id, delivery_zone_id) references delivery_zones (supplier_id, id)`,

@@ -3,7 +3,7 @@ import type { DB, OrdersTable, OrderStatus } from '../../db/types.ts';
 import { idIn } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-export type OrderRow = Selectable<OrdersTable> & { store_code: string };
+export type OrderRow = Omit<Selectable<OrdersTable>, 'delivery_zone_id'> & { store_code: string };
 
 const columns = [
   'o.id',
@@ -21,6 +21,7 @@ const columns = [
   'o.discount_total',
   'o.total',
   'o.delivery_date',
+  'o.after_cutoff',
   'o.notes',
   'o.cancellation',
   'o.history',
@@ -59,6 +60,9 @@ export interface OrderListQuery {
   to?: string;
   storeInternalCode?: string;
   storeId?: number;
+  deliveryDate?: string;
+  /** A delivery zone's code: the orders placed for it (orders.delivery_zone_id). */
+  deliveryZone?: string;
   take: number;
   page: number;
 }
@@ -72,6 +76,11 @@ export async function listOrders(db: Executor, supplierId: number | undefined, q
   if (q.storeInternalCode) query = query.where('s.internal_code', '=', q.storeInternalCode);
   if (q.from) query = query.where(sql<boolean>`(o.created_at at time zone ${timezone})::date >= ${q.from}::date`);
   if (q.to) query = query.where(sql<boolean>`(o.created_at at time zone ${timezone})::date <= ${q.to}::date`);
+  if (q.deliveryDate) query = query.where('o.delivery_date', '=', q.deliveryDate);
+  if (q.deliveryZone) {
+    const zone = q.deliveryZone;
+    query = query.where(sql<boolean>`o.delivery_zone_id = (select z.id from delivery_zones z where z.supplier_id = o.supplier_id and z.internal_code = ${zone})`);
+  }
   const [rows, count] = await Promise.all([
     query.select(columns).orderBy('o.id', 'desc').limit(q.take).offset((q.page - 1) * q.take).execute(),
     query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
@@ -129,6 +138,8 @@ export interface PlacedOrder {
   subtotal: number | string;
   discount_total: number | string;
   total: number | string;
+  /** The store's delivery zone when it has one (src/modules/delivery); the date and the flag are the answer's. */
+  delivery_zone_id?: number | null;
 }
 
 /**
@@ -137,21 +148,25 @@ export interface PlacedOrder {
  * id drawn for it, and `json`, the order as the API answers it (jsonb, camelCase, its id
  * included): what is stored is what was answered, and the order's JSON is sent and parsed
  * once for the row and its event (recordCreations). The status, buyer, address (a null one
- * is SQL null), price list, lines, promotions, notes, history and creation time are the
- * answer's; external_id and imported keep their defaults (null, false).
+ * is SQL null), price list, lines, promotions, notes, history, creation time, delivery date
+ * and afterCutoff (absent: null, an order placed without a delivery zone) are the answer's;
+ * external_id and imported keep their defaults (null, false).
  */
 export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<unknown>): RawBuilder<unknown> {
   const column = <K extends keyof PlacedOrder>(key: K) => orders.map((o) => o[key]);
   return sql`
     insert into orders (id, supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
-                        subtotal, discount_total, total, notes, history, placed_by, created_at) overriding system value
+                        subtotal, discount_total, total, notes, history, placed_by, created_at,
+                        delivery_date, after_cutoff, delivery_zone_id) overriding system value
     select a.id, o.supplier_id, o.store_id, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
            a.json->>'priceListCode', a.json->'products', a.json->'promotions', o.subtotal, o.discount_total,
-           o.total, a.json->>'notes', a.json->'history', o.placed_by, (a.json->>'createdAt')::timestamptz
+           o.total, a.json->>'notes', a.json->'history', o.placed_by, (a.json->>'createdAt')::timestamptz,
+           (a.json->>'deliveryDate')::date, (a.json->>'afterCutoff')::boolean, o.delivery_zone_id
     from ${resource} as a
     join unnest(${column('supplier_id')}::bigint[], ${column('store_id')}::bigint[], ${column('placed_by')}::bigint[],
-                ${column('subtotal')}::numeric[], ${column('discount_total')}::numeric[], ${column('total')}::numeric[])
-         with ordinality as o(supplier_id, store_id, placed_by, subtotal, discount_total, total, n) on o.n = a.n
+                ${column('subtotal')}::numeric[], ${column('discount_total')}::numeric[], ${column('total')}::numeric[],
+                ${orders.map((o) => o.delivery_zone_id ?? null)}::bigint[])
+         with ordinality as o(supplier_id, store_id, placed_by, subtotal, discount_total, total, delivery_zone_id, n) on o.n = a.n
     returning id`;
 }
 

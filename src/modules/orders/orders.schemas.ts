@@ -59,6 +59,8 @@ export const OrderListQuery = Type.Object({
   from: Type.Optional(CalendarDate()),
   to: Type.Optional(CalendarDate()),
   storeInternalCode: Type.Optional(Code()),
+  deliveryDate: Type.Optional(CalendarDate()),
+  deliveryZone: Type.Optional(Code({ description: "a delivery zone's internalCode: the orders placed for that zone (with deliveryDate: what its route loads)" })),
   ...PageQuery,
 });
 
@@ -91,6 +93,9 @@ export const Order = Type.Object({
   discountTotal: Type.Number(),
   total: Type.Number(),
   deliveryDate: Nullable(Type.String()),
+  afterCutoff: Type.Optional(
+    Type.Boolean({ description: "only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off" }),
+  ),
   notes: Nullable(Type.String()),
   cancellation: Nullable(
     Type.Object({ code: Type.String(), reason: Type.String(), by: Type.String(), message: Nullable(Type.String()), at: Timestamp() }),

@@ -26,7 +26,10 @@ const addressOf = (stored: unknown) =>
 
 /** The order as every API and webhook shows it; its JSON columns were written in this shape. */
 /** What an order's answer is made of: a stored row, or one about to be written. */
-type OrderViewSource = Omit<repo.OrderRow, 'store_code' | 'supplier_id' | 'store_id' | 'imported' | 'placed_by' | 'updated_at' | 'subtotal' | 'discount_total' | 'total'> & {
+type OrderViewSource = Omit<
+  repo.OrderRow,
+  'store_code' | 'supplier_id' | 'store_id' | 'imported' | 'placed_by' | 'updated_at' | 'subtotal' | 'discount_total' | 'total' | 'delivery_zone_id'
+> & {
   subtotal: string | number;
   discount_total: string | number;
   total: string | number;
@@ -47,6 +50,8 @@ export function orderView(row: OrderViewSource): OrderJson {
     discountTotal: money(row.discount_total),
     total: money(row.total),
     deliveryDate: row.delivery_date,
+    // Only an order placed under a delivery zone has it: every other order answers as before.
+    ...(row.after_cutoff === null ? {} : { afterCutoff: row.after_cutoff }),
     notes: row.notes,
     cancellation: row.cancellation as OrderJson['cancellation'],
     history: row.history as OrderJson['history'],
@@ -159,7 +164,12 @@ export async function orderById(db: Kysely<DB>, id: number) {
 
 /** A store's order as the store side hands it over: priced, PENDING, its id not yet known. */
 export type StoreOrder = repo.PlacedOrder &
-  Pick<repo.NewOrder, 'buyer' | 'address' | 'price_list_code' | 'products' | 'promotions' | 'notes' | 'history'> & { created_at: string };
+  Pick<repo.NewOrder, 'buyer' | 'address' | 'price_list_code' | 'products' | 'promotions' | 'notes' | 'history'> & {
+    created_at: string;
+    /** The delivery the store asked for or was given (src/modules/delivery); absent or null: none, no flag. */
+    delivery_date?: string | null;
+    after_cutoff?: boolean | null;
+  };
 
 /** A store's order ready to be written: its row's own columns, its answer and its order.created event. */
 interface OrderToPlace {
@@ -212,7 +222,16 @@ export function storeOrderPlacer(db: Kysely<DB>): StoreOrderPlacer {
   return (order) => {
     // Built before the id is known; the id keeps its place (first) when it is set. The
     // event is made here, in the request's context, so its delivery carries its trace.
-    const view = orderView({ ...order, id: 0, status: 'PENDING', external_id: null, created_at: new Date(order.created_at), delivery_date: null, cancellation: null });
+    const view = orderView({
+      ...order,
+      id: 0,
+      status: 'PENDING',
+      external_id: null,
+      created_at: new Date(order.created_at),
+      delivery_date: order.delivery_date ?? null,
+      after_cutoff: order.after_cutoff ?? null,
+      cancellation: null,
+    });
     return group.submit({ order, view, event: creationEvent(order.supplier_id, view) });
   };
 }

@@ -12,6 +12,7 @@ import type { StoreAppContext } from './store-app.context.ts';
 import { requireMembership } from './store-app.membership.ts';
 import { pricingInputFor, type StoreContext } from './store-app.pricing-context.ts';
 import { buyerOf, type MemberStore } from './store-app.repository.ts';
+import { cachedZoneOfStore, orderDelivery } from '../delivery/delivery.service.ts';
 import { inForce, productSource, refusalOf } from './store-app.service.ts';
 
 export interface PlaceOrderInput {
@@ -19,6 +20,8 @@ export interface PlaceOrderInput {
   /** The delivery address; the store's default address when none is sent. */
   address?: StoreAddress;
   notes?: string;
+  /** The delivery date asked for (src/modules/delivery: checked against the store's zone). */
+  deliveryDate?: string;
 }
 
 function defaultAddress(store: MemberStore): StoreAddress | null {
@@ -29,6 +32,8 @@ function defaultAddress(store: MemberStore): StoreAddress | null {
 export async function placeOrder(ctx: StoreAppContext, personId: number, context: StoreContext, input: PlaceOrderInput, at: string) {
   const { store } = context;
   if (!store.enabled) throw new AppError('STORE_DISABLED', 'this store is disabled and cannot place orders');
+  // The delivery date first: a date that cannot be delivered is refused before pricing.
+  const delivery = orderDelivery(await cachedZoneOfStore(ctx, store.id), new Date(at), input.deliveryDate, ctx.today);
   // Priced once, exactly as the preview prices it (the same cached reads), and stored as computed.
   const promotions = await inForce(ctx, store.supplier_id);
   const pricingInput = await pricingInputFor(productSource(ctx, context), context, promotions, input.lines, ctx.today, ctx.currencyDecimals);
@@ -63,6 +68,9 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
     history: [{ status: 'PENDING', at, by: 'STORE' }],
     placed_by: personId,
     created_at: at,
+    delivery_date: delivery.deliveryDate,
+    after_cutoff: delivery.afterCutoff,
+    delivery_zone_id: delivery.zoneId,
   });
   ctx.wake();
   return view;

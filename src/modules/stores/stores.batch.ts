@@ -29,6 +29,7 @@ function stageStore(i: StoreItem): readonly StagedValue[] {
   let sent = i.settings === undefined ? 0 : SENT.settings;
   for (const field of nullable) if (i[field] !== undefined) sent |= SENT[field];
   if (i.settings?.dropSize !== undefined) sent |= SENT.dropSize;
+  if (i.deliveryZoneCode !== undefined) sent |= SENT.deliveryZoneCode;
   return [
     i.internalCode,
     i.name,
@@ -44,6 +45,7 @@ function stageStore(i: StoreItem): readonly StagedValue[] {
     i.stockGrouperCode,
     i.promotionGrouperCodes,
     sent,
+    i.deliveryZoneCode,
   ];
 }
 
@@ -63,6 +65,7 @@ function storeOf(r: repo.StagedStore): StoreItem {
     ...(has(SENT.priceListCode) ? { priceListCode: r.price_list } : {}),
     ...(has(SENT.stockGrouperCode) ? { stockGrouperCode: r.stock_grouper } : {}),
     ...(r.promotion_groupers === null ? {} : { promotionGrouperCodes: r.promotion_groupers }),
+    ...(has(SENT.deliveryZoneCode) ? { deliveryZoneCode: r.delivery_zone } : {}),
     ...(has(SENT.settings) ? { settings: has(SENT.dropSize) ? { dropSize: r.drop_size === null ? null : Number(r.drop_size) } : {} } : {}),
   };
 }
@@ -72,6 +75,7 @@ const failure = {
   'price list': (code: string) => failed('UNKNOWN_PRICE_LIST', `price list ${code} does not exist`),
   'stock grouper': (code: string) => failed('UNKNOWN_STOCK_GROUPER', `stock grouper ${code} does not exist`),
   'promotion grouper': (code: string) => failed('UNKNOWN_GROUPER', `promotion grouper ${code} does not exist`),
+  'delivery zone': (code: string) => failed('UNKNOWN_DELIVERY_ZONE', `delivery zone ${code} does not exist`),
 };
 
 /** The links the written stores sent: null unassigns, an id assigns (moving the store), absence keeps the link. */
@@ -105,7 +109,7 @@ export const storeBatchKind = defineBatchKind({
   route: {
     scope: 'supplier/store.bulkwrite',
     tags: ['stores'],
-    summary: 'Upsert stores with their price list, stock grouper, promotion groupers and settings (asynchronous)',
+    summary: 'Upsert stores with their price list, stock grouper, promotion groupers, delivery zone and settings (asynchronous)',
   },
   staging: { ...repo.storeItemsStaging, items: itemsOfOneAction('upsert', repo.readStagedStores, storeOf) },
   actions: () => [upsertStores],

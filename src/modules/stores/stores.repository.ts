@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
-import { containsText, textIn, byCode, idOf, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
+import { containsText, textIn, byCode, idIn, idOf, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -42,6 +42,7 @@ export const storeItemsStaging = {
     { values: 'stock_groupers', index: 'stock_grouper_ix' },
     { values: 'promotion_groupers', json: true },
     { values: 'sent' },
+    { values: 'delivery_zones', index: 'delivery_zone_ix' },
   ],
 } as const;
 
@@ -56,6 +57,7 @@ export const STORE_SENT = {
   priceListCode: 64,
   stockGrouperCode: 128,
   settings: 256,
+  deliveryZoneCode: 512,
 } as const;
 
 export interface StagedStore {
@@ -74,14 +76,15 @@ export interface StagedStore {
   stock_grouper: string | null;
   promotion_groupers: string[] | null;
   sent: number;
+  delivery_zone: string | null;
 }
 
 /** A chunk's items, one row each, in order: the arrays and the json arrays zipped by place (ROWS FROM). */
 const storesOfChunk = sql`rows from (
       unnest(c.codes), unnest(c.names), unnest(c.legal_names), unnest(c.legal_ids), unnest(c.owner_names), unnest(c.phones), unnest(c.emails),
       unnest(c.enabled), json_array_elements(c.addresses), unnest(c.drop_sizes), unnest(c.price_list_ix), unnest(c.stock_grouper_ix),
-      json_array_elements(c.promotion_groupers), unnest(c.sent))
-    with ordinality as o(code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, lx, gx, promotion_groupers, sent, n)`;
+      json_array_elements(c.promotion_groupers), unnest(c.sent), unnest(c.delivery_zone_ix))
+    with ordinality as o(code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, lx, gx, promotion_groupers, sent, zx, n)`;
 
 /** A staged batch's items, in order. */
 export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promise<StagedStore[]> {
@@ -89,7 +92,7 @@ export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promis
     select o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
       ${sentJson('o.addresses')}::json as addresses, o.drop_size::text as drop_size,
       c.price_lists[o.lx] as price_list, c.stock_groupers[o.gx] as stock_grouper,
-      ${sentJson('o.promotion_groupers')}::json as promotion_groupers, o.sent
+      ${sentJson('o.promotion_groupers')}::json as promotion_groupers, o.sent, c.delivery_zones[o.zx] as delivery_zone
     from batch_store_chunks c
     cross join lateral ${storesOfChunk}
     where c.batch_seq = ${batchSeq}
@@ -100,7 +103,7 @@ export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promis
 /** Why a staged store item failed: the first code it names that the supplier does not have. */
 export interface UnresolvedStore {
   idx: number;
-  failure: 'price list' | 'stock grouper' | 'promotion grouper';
+  failure: 'price list' | 'stock grouper' | 'promotion grouper' | 'delivery zone';
   code: string;
 }
 
@@ -160,12 +163,14 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
   const result = await sql<{ existing: number; unresolved: UnresolvedStore[] | null; links: StoreLinkChange[] | null }>`
     with chunk as materialized (
       select c.*, ${idsOf('price_lists', supplierId, sql`c.price_lists`)} as list_ids,
-        ${idsOf('groupers', supplierId, sql`c.stock_groupers`, sql`t.kind = 'stock'`)} as stock_ids
+        ${idsOf('groupers', supplierId, sql`c.stock_groupers`, sql`t.kind = 'stock'`)} as stock_ids,
+        ${idsOf('delivery_zones', supplierId, sql`c.delivery_zones`)} as zone_ids
       from batch_store_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
     input as (
       select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
         ${sentJson('o.addresses')} as addresses, o.drop_size, c.price_lists[o.lx] as list_code, c.list_ids[o.lx] as list_id,
-        c.stock_groupers[o.gx] as stock_code, c.stock_ids[o.gx] as stock_id, ${sentJson('o.promotion_groupers')}::json as promotion_codes, o.sent
+        c.stock_groupers[o.gx] as stock_code, c.stock_ids[o.gx] as stock_id, ${sentJson('o.promotion_groupers')}::json as promotion_codes, o.sent,
+        c.delivery_zones[o.zx] as zone_code, c.zone_ids[o.zx] as zone_id
       from chunk c
       cross join lateral ${storesOfChunk}
       where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
@@ -177,10 +182,12 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
         case
           when i.list_code is not null and i.list_id is null then 'price list'
           when i.stock_code is not null and i.stock_id is null then 'stock grouper'
+          when i.zone_code is not null and i.zone_id is null then 'delivery zone'
         end as failed,
         case
           when i.list_code is not null and i.list_id is null then i.list_code
           when i.stock_code is not null and i.stock_id is null then i.stock_code
+          when i.zone_code is not null and i.zone_id is null then i.zone_code
         end as failed_code,
         case when i.promotion_codes is null then null else
           (select x.code from json_array_elements_text(i.promotion_codes) with ordinality as x(code, n)
@@ -192,7 +199,7 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
     valid as (select * from checked where failed is null and unknown_promotion is null),
     twice as (select code from valid group by code having count(*) > 1),
     rows as (
-      select code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, list_id, stock_id, promotion_ids, sent
+      select code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, list_id, stock_id, promotion_ids, sent, zone_id
       from valid where code not in (select code from twice)
       union all
       select code, (array_agg(name order by idx desc))[1],
@@ -207,10 +214,11 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
         (array_agg(list_id order by idx desc) filter (where ${sent('priceListCode')}))[1],
         (array_agg(stock_id order by idx desc) filter (where ${sent('stockGrouperCode')}))[1],
         (array_agg(promotion_ids order by idx desc) filter (where promotion_ids is not null))[1],
-        bit_or(sent)
+        bit_or(sent),
+        (array_agg(zone_id order by idx desc) filter (where ${sent('deliveryZoneCode')}))[1]
       from valid where code in (select code from twice) group by code),
     written as (
-      insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size)
+      insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, delivery_zone_id)
       select ${supplierId}, r.code, r.name,
         case when ${sent('legalName', 'r')} then r.legal_name else s.legal_name end,
         case when ${sent('legalId', 'r')} then r.legal_id else s.legal_id end,
@@ -219,7 +227,8 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
         case when ${sent('email', 'r')} then r.email else s.email end,
         coalesce(r.enabled, s.enabled, true),
         coalesce(r.addresses::jsonb, s.addresses, '[]'),
-        case when ${sent('dropSize', 'r')} then r.drop_size else s.drop_size end
+        case when ${sent('dropSize', 'r')} then r.drop_size else s.drop_size end,
+        case when ${sent('deliveryZoneCode', 'r')} then r.zone_id else s.delivery_zone_id end
       from rows r
       ${upsert ? rowByCode('stores', 's', supplierId, sql.ref('r.code')) : noRow('stores', 's')}
       ${
@@ -228,7 +237,7 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
         name = excluded.name, legal_name = excluded.legal_name, legal_id = excluded.legal_id,
         owner_name = excluded.owner_name, phone = excluded.phone, email = excluded.email,
         enabled = excluded.enabled, addresses = excluded.addresses, drop_size = excluded.drop_size,
-        updated_at = now()
+        delivery_zone_id = excluded.delivery_zone_id, updated_at = now()
       returning xmax = 0 as inserted`
           : sql``
       })
@@ -246,6 +255,14 @@ async function writeStores(trx: Transaction<DB>, supplierId: number, run: Staged
 
 export async function findStore(db: Executor, supplierId: number, code: string) {
   return db.selectFrom('stores').selectAll().where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();
+}
+
+/** The codes of delivery zones by id (a store's zone is shown by its code). */
+export async function zoneCodes(db: Executor, supplierId: number, zoneIds: (number | null)[]) {
+  const ids = [...new Set(zoneIds.filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db.selectFrom('delivery_zones').select(['id', 'internal_code']).where('supplier_id', '=', supplierId).where(idIn('id', ids)).execute();
+  return new Map(rows.map((r) => [r.id, r.internal_code]));
 }
 
 /** The store's price list, stock grouper and promotion groupers, all kept by store code. */

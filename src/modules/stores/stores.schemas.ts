@@ -30,6 +30,7 @@ export const StoreInput = Type.Object({
   priceListCode: Type.Optional(Nullable(Code())),
   stockGrouperCode: Type.Optional(Nullable(Code())),
   promotionGrouperCodes: Type.Optional(Type.Array(Code(), { maxItems: 1000 })),
+  deliveryZoneCode: Type.Optional(Nullable(Code({ description: "the store's delivery zone (src/modules/delivery); null: none" }))),
   settings: Type.Optional(Type.Object({ dropSize: Type.Optional(Nullable(Money())) })),
 });
 export const StoreBatchBody = Type.Object({ upsert: Type.Array(StoreInput) });
@@ -53,6 +54,7 @@ export const Store = Type.Object({
   priceListCode: Nullable(Type.String()),
   stockGrouperCode: Nullable(Type.String()),
   promotionGrouperCodes: Type.Array(Type.String()),
+  deliveryZoneCode: Type.Optional(Type.String({ description: "the store's delivery zone; absent when it has none" })),
   settings: Type.Object({ dropSize: Nullable(Type.Number()) }),
   users: Type.Array(StoreUser),
   createdAt: Timestamp(),

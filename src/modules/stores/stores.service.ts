@@ -18,7 +18,8 @@ export interface UserInput {
 
 type StoreRecord = NonNullable<Awaited<ReturnType<typeof repo.findStore>>>;
 
-function storeView(store: StoreRecord, links: { priceListCode: string | null; stockGrouperCode: string | null; promotionGrouperCodes: string[] }) {
+/** A store's zone code is answered only when it has one: a store without a zone answers as before. */
+function storeView(store: StoreRecord, links: { priceListCode: string | null; stockGrouperCode: string | null; promotionGrouperCodes: string[] }, zoneCode?: string) {
   return {
     internalCode: store.internal_code,
     name: store.name,
@@ -30,6 +31,7 @@ function storeView(store: StoreRecord, links: { priceListCode: string | null; st
     enabled: store.enabled,
     addresses: store.addresses,
     ...links,
+    ...(zoneCode === undefined ? {} : { deliveryZoneCode: zoneCode }),
     settings: { dropSize: store.drop_size === null ? null : Number(store.drop_size) },
     createdAt: store.created_at.toISOString(),
     updatedAt: store.updated_at.toISOString(),
@@ -39,16 +41,23 @@ function storeView(store: StoreRecord, links: { priceListCode: string | null; st
 export async function getStore(db: Kysely<DB>, supplierId: number, code: string) {
   const store = await repo.findStore(db, supplierId, code);
   if (!store) throw notFound('store', code);
-  const [links, users] = await Promise.all([repo.storeLinks(db, supplierId, code), repo.storeUsers(db, supplierId, store.id)]);
-  const { createdAt, updatedAt, ...view } = storeView(store, links);
+  const [links, users, zones] = await Promise.all([
+    repo.storeLinks(db, supplierId, code),
+    repo.storeUsers(db, supplierId, store.id),
+    repo.zoneCodes(db, supplierId, [store.delivery_zone_id]),
+  ]);
+  const { createdAt, updatedAt, ...view } = storeView(store, links, zones.get(store.delivery_zone_id!));
   return { ...view, users, createdAt, updatedAt };
 }
 
 /** A page of stores by code, each as GET /store/{code} answers it without its users. */
 export async function listStores(db: Kysely<DB>, supplierId: number, query: { search?: string; enabled?: boolean; take: number; page: number }) {
   const { rows, total } = await repo.listStores(db, supplierId, query);
-  const linksOf = await repo.storeLinksOf(db, supplierId, rows.map((r) => r.internal_code));
-  return page(rows.map((r) => storeView(r, linksOf(r.internal_code))), total, query.page, query.take);
+  const [linksOf, zones] = await Promise.all([
+    repo.storeLinksOf(db, supplierId, rows.map((r) => r.internal_code)),
+    repo.zoneCodes(db, supplierId, rows.map((r) => r.delivery_zone_id)),
+  ]);
+  return page(rows.map((r) => storeView(r, linksOf(r.internal_code), zones.get(r.delivery_zone_id!))), total, query.page, query.take);
 }
 
 /**
