@@ -30,6 +30,8 @@ import { webRoutes } from './http/web.routes.ts';
 import { demoImageRoutes } from './http/demo-images.routes.ts';
 import { priceListRoutes } from './modules/pricelists/pricelists.routes.ts';
 import { promotionRoutes } from './modules/promotions/promotions.routes.ts';
+import { recommendationRoutes } from './modules/recommendations/recommendations.routes.ts';
+import { orderGuideRoutes } from './modules/order-guide/order-guide.routes.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { signInRoutes } from './modules/store-app/store-app.me.routes.ts';
 import { storeAppRoutes } from './modules/store-app/store-app.routes.ts';
@@ -134,6 +136,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(webhookRoutes(deps));
   await app.register(orderRoutes(deps));
   await app.register(storeAppRoutes(deps));
+  await app.register(orderGuideRoutes(deps));
+  await app.register(recommendationRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(memberRoutes(deps));
   await app.register(consoleRoutes(deps));

@@ -7,6 +7,7 @@ import { deliveryZoneBatchKind } from './modules/delivery/delivery.batch.ts';
 import { orderBatchKind, orderImportKind } from './modules/orders/orders.batch.ts';
 import { priceListBatchKind } from './modules/pricelists/pricelists.batch.ts';
 import { promotionBatchKind } from './modules/promotions/promotions.batch.ts';
+import { recommendationBatchKind } from './modules/recommendations/recommendations.batch.ts';
 import { stockBatchKind } from './modules/stock/stock.batch.ts';
 import { storeBatchKind } from './modules/stores/stores.batch.ts';
 
@@ -19,6 +20,7 @@ export {
   productBatchKind,
   promotionBatchKind,
   promotionGrouperBatchKind,
+  recommendationBatchKind,
   stockBatchKind,
   stockGrouperBatchKind,
   storeBatchKind,
@@ -36,4 +38,5 @@ export const BATCH_KINDS = [
   orderBatchKind,
   orderImportKind,
   promotionBatchKind,
+  recommendationBatchKind,
 ] as const;

@@ -21,6 +21,8 @@ export interface SuppliersTable {
   minimum_order: Numeric | null;
   cancel_codes: ColumnType<CancelCode[] | null, string | null | undefined, string | null>;
   enabled: Generated<boolean>;
+  /** Days a store's order guide looks back (migration 0040; src/modules/order-guide/README.md). */
+  order_guide_days: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -490,6 +492,50 @@ export interface OrdersTable {
   after_cutoff: boolean | null;
 }
 
+/** A store's pin, hidden flag and par for one product of its order guide (migration 0040). */
+export interface OrderGuidePreferencesTable {
+  supplier_id: number;
+  store_id: number;
+  product_code: string;
+  pinned: Generated<boolean>;
+  hidden: Generated<boolean>;
+  par: number | null;
+  updated_at: Generated<Date>;
+}
+
+export type RecommendationReason = 'NEW' | 'PROMOTION' | 'MUST_STOCK' | 'USUALLY_BOUGHT_TOGETHER';
+
+/** A product of a recommendation, as the supplier sent it. */
+export interface RecommendedProduct {
+  productInternalCode: string;
+  units: number;
+  quantity: number;
+}
+
+/** A supplier's recommendation (migration 0040; src/modules/recommendations/README.md). */
+export interface RecommendationsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string;
+  reason: RecommendationReason;
+  start_date: string;
+  end_date: string;
+  /** No store and no grouper named: every store of the supplier. */
+  everyone: boolean;
+  products: Json<RecommendedProduct[]>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Who a recommendation is for: a store code or a promotion grouper code. */
+export interface RecommendationTargetsTable {
+  recommendation_id: number;
+  supplier_id: number;
+  kind: 'store' | 'grouper';
+  code: string;
+}
+
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface WebhookEventsTable {
@@ -745,6 +791,9 @@ export interface DB {
   promotion_groupers: PromotionGroupersTable;
   sign_in_codes: SignInCodesTable;
   orders: OrdersTable;
+  order_guide_preferences: OrderGuidePreferencesTable;
+  recommendations: RecommendationsTable;
+  recommendation_targets: RecommendationTargetsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

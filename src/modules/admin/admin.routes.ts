@@ -112,7 +112,7 @@ export const adminRoutes =
 
     app.put('/admin/suppliers/:supplierId/settings', {
       config: writes('supplier-settings'),
-      schema: { tags, summary: "The supplier's settings (global minimum order)", params: SupplierIdParams, body: SettingsBody, response: { 200: Settings, ...problems(400, 401, 404) } },
+      schema: { tags, summary: "The supplier's settings (global minimum order, order guide window)", params: SupplierIdParams, body: SettingsBody, response: { 200: Settings, ...problems(400, 401, 404) } },
       handler: (request) => audited(deps, request, (db) => suppliers.updateSettings(db, request.params.supplierId, request.body)),
     });
   };
