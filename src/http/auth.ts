@@ -6,7 +6,7 @@ import { AppError, unauthenticated } from '../lib/errors.ts';
 import { RateLimiter } from '../lib/rate-limiter.ts';
 import { safeEqual } from '../lib/secrets.ts';
 import type { Deps } from '../deps.ts';
-import type { RouteAuth } from './route-config.ts';
+import { ANY_SCOPE, type RouteAuth } from './route-config.ts';
 
 /** Who a verified supplier request comes from (its token's claims, proven live). */
 export interface SupplierPrincipal {
@@ -16,6 +16,8 @@ export interface SupplierPrincipal {
   scopes: string[];
   /** The member's email when the request comes from a console session (its audit actor). */
   person?: string;
+  /** `test`: a test twin's credential or a console session in test mode; supplierId is then the twin's (src/modules/sandbox). */
+  mode: 'live' | 'test';
 }
 
 /** A live console session (src/modules/console), read on every request. */
@@ -24,8 +26,10 @@ export interface ConsoleSession {
   email: string;
   /** Whether the email is a platform operator's: the session may then call the admin API. */
   operator: boolean;
-  /** The supplier the session acts for (null until one is chosen). */
+  /** The supplier the session acts for (null until one is chosen): always the live one. */
   supplierId: number | null;
+  /** The console's test-mode switch: on, `supplier` is the test twin of `supplierId` (src/modules/sandbox). */
+  testMode: boolean;
   /** The principal of supplier routes: set while the person is a member of that supplier and it is enabled. */
   supplier?: SupplierPrincipal;
 }
@@ -60,6 +64,8 @@ export interface GuardedRoute {
   scope?: string;
   /** What the route's audit entry names (src/http/audit.ts); false: not audited; undefined: a read. */
   audit?: string | false;
+  /** A supplier route of one mode only (route-config.ts). */
+  mode?: 'live' | 'test';
 }
 
 declare module 'fastify' {
@@ -116,19 +122,19 @@ export function storeSessionOf(request: FastifyRequest): string {
 }
 
   app.addHook('onRoute', (route) => {
-    const config = (route.config ?? {}) as { auth?: RouteAuth; scope?: string; audit?: string | false };
+    const config = (route.config ?? {}) as { auth?: RouteAuth; scope?: string; audit?: string | false; mode?: 'live' | 'test' };
     if (route.url.startsWith('/documentation') || route.url.startsWith('/docs') || route.method === 'HEAD') return;
     if (!config.auth) throw new Error(`route ${route.method} ${route.url} declares no config.auth`);
-    if (config.auth === 'supplier' && !(config.scope && deps.supplierAuth.isScope(config.scope))) {
+    if (config.auth === 'supplier' && !(config.scope && (config.scope === ANY_SCOPE || deps.supplierAuth.isScope(config.scope)))) {
       throw new Error(`supplier route ${route.method} ${route.url} declares no valid config.scope`);
     }
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, auth: config.auth, scope: config.scope, audit: config.audit });
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, auth: config.auth, scope: config.scope, audit: config.audit, mode: config.mode });
   });
 
   const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 
   app.addHook('onRequest', async (request) => {
-    const { auth, scope } = request.routeOptions.config ?? {};
+    const { auth, scope, mode } = request.routeOptions.config ?? {};
     if (auth === 'supplier') {
       const apiKey = headerValue(request.headers['x-api-key']);
       // The console calls the supplier API with its session token alone (no API key): the
@@ -151,7 +157,9 @@ export function storeSessionOf(request: FastifyRequest): string {
           if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'this API key');
         });
       }
-      deps.supplierAuth.requireScope(request.supplier, scope!);
+      // A route of the other mode is, for this principal, a route that does not exist: the same 404 as an unknown one.
+      if (mode && request.supplier.mode !== mode) throw new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`);
+      if (scope !== ANY_SCOPE) deps.supplierAuth.requireScope(request.supplier, scope!);
     } else if (auth === 'store') {
       const token = bearer(request);
       const session = token ? await deps.storeTokens.verify(token) : undefined;

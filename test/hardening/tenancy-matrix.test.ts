@@ -59,6 +59,10 @@ const RULES: Record<string, Rule> = {
   'POST /store/:code/remove/user': code((w) => [w.codes.store1], (w) => ({ users: [{ email: w.p1.email }] })),
   'PUT /promotion/:code/status': code((w) => [w.codes.promotion], () => ({ enabled: false })),
   'GET /promotion/:code': code((w) => [w.codes.promotion]),
+  'GET /recommendation/:code': code((w) => [w.codes.recommendation]),
+  // A PUT by code creates or replaces the caller's own recommendation: B's PUT with A's code
+  // is B's, and A's stays as it was (test/recommendations/recommendations.test.ts).
+  'PUT /recommendation/:code': { notAnEntity: "the caller's own recommendation, created or replaced by its code" },
   'GET /support/ticket/:id': id(ticketIds),
   'PUT /support/ticket/:id': id(ticketIds, () => ({ status: 'SOLVED', message: 'Solved by B' })),
   'POST /webhook/deliveries/:id/redeliver': id((w) => [w.deliveryId]),

@@ -30,6 +30,7 @@ export interface World {
     product: string;
     priceList: string;
     promotion: string;
+    recommendation: string;
     promotionGrouper: string;
     stockGrouper: string;
     store1: string;
@@ -69,7 +70,7 @@ async function person(t: TestApp, s: TestSupplier, storeCode: string, email: str
   return { email, headers: { authorization: `Bearer ${token.access_token}` } };
 }
 
-export const asPerson = (t: TestApp, p: Person, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+export const asPerson = (t: TestApp, p: Person, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
   t.request({ method, url, payload: payload as never, headers: p.headers });
 
 export async function buildWorld(t: TestApp): Promise<World> {
@@ -84,6 +85,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     product: 'ALPHA-P',
     priceList: 'ALPHA-PL',
     promotion: 'ALPHA-PROMO',
+    recommendation: 'ALPHA-REC',
     promotionGrouper: 'ALPHA-G',
     stockGrouper: 'ALPHA-W',
     store1: 'ALPHA-S1',
@@ -119,6 +121,17 @@ export async function buildWorld(t: TestApp): Promise<World> {
       promotionGrouperCodes: [codes.promotionGrouper],
       products: { internalCode: codes.product },
       discountTiersData: [{ min: 10, discountPercentage: 5 }],
+    }),
+  );
+  ok(
+    await as(t, a, 'PUT', `/recommendation/${codes.recommendation}`, {
+      name: 'ALPHA recommendation',
+      reason: 'MUST_STOCK',
+      start: '2000-01-01',
+      end: '2099-12-31',
+      storeInternalCodes: [codes.store1],
+      promotionGrouperCodes: [codes.promotionGrouper],
+      products: [{ productInternalCode: codes.product, units: 1, quantity: 3 }],
     }),
   );
   await batch(t, c, '/batch/store', { upsert: [{ internalCode: 'GAMMA-S3', name: 'GAMMA store', addresses: [address] }] });
