@@ -1043,8 +1043,7 @@ export interface components {
             description: string | null;
             brandInternalCode: string;
             categoryInternalCode: string;
-            image: string | null;
-            /** @description the service's versions of `image` once its image worker made them (null until then, or without an image) */
+            /** @description the service's versions of the product's image once its image worker stored them; null until then, when the download was refused or failed, or without an image */
             imageUrls: {
                 /**
                  * Format: uri
@@ -1067,7 +1066,29 @@ export interface components {
                  */
                 original: string;
             } | null;
-            images: string[];
+            /** @description the service's versions of the product's other images that are stored, in the supplier's order (the others are left out) */
+            images: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            }[];
             sizes: {
                 units: number;
                 name: string | null;
@@ -1432,7 +1453,7 @@ export interface components {
              * @description the `x-event-type` of the call
              * @enum {unknown}
              */
-            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
             /** @description appended to the supplier's base URL */
             path: string;
             status: "pending" | "delivered" | "failed";

@@ -2486,8 +2486,7 @@ export interface components {
             description: string | null;
             brandInternalCode: string;
             categoryInternalCode: string;
-            image: string | null;
-            /** @description the service's versions of `image` once its image worker made them (null until then, or without an image) */
+            /** @description the service's versions of the product's image once its image worker stored them; null until then, when the download was refused or failed, or without an image */
             imageUrls: {
                 /**
                  * Format: uri
@@ -2510,7 +2509,29 @@ export interface components {
                  */
                 original: string;
             } | null;
-            images: string[];
+            /** @description the service's versions of the product's other images that are stored, in the supplier's order (the others are left out) */
+            images: {
+                /**
+                 * Format: uri
+                 * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                 */
+                160: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                 */
+                480: string;
+                /**
+                 * Format: uri
+                 * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                 */
+                1024: string;
+                /**
+                 * Format: uri
+                 * @description the image as downloaded
+                 */
+                original: string;
+            }[];
             sizes: {
                 units: number;
                 name: string | null;
@@ -2875,7 +2896,7 @@ export interface components {
              * @description the `x-event-type` of the call
              * @enum {unknown}
              */
-            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
             /** @description appended to the supplier's base URL */
             path: string;
             status: "pending" | "delivered" | "failed";
@@ -8059,6 +8080,8 @@ export interface operations {
                         baseUrl: string | null;
                         /** @description false also after the platform turned it off for failing deliveries */
                         enabled: boolean;
+                        /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); absent: none */
+                        events?: "delivery.cutoff_reached"[];
                         previousSecretExpiresAt: string | null;
                         updatedAt: string | null;
                     };
@@ -8097,6 +8120,8 @@ export interface operations {
                     /** @description null: no URL (nothing is sent); left out: the URL stays as it is (to change only `enabled`) */
                     baseUrl?: string | null;
                     enabled: boolean;
+                    /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); left out: kept as they are; []: none */
+                    events?: "delivery.cutoff_reached"[];
                 };
             };
         };
@@ -8110,6 +8135,8 @@ export interface operations {
                     "application/json": {
                         baseUrl: string | null;
                         enabled: boolean;
+                        /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); absent: none */
+                        events?: "delivery.cutoff_reached"[];
                         /** @description the signing secret; absent from an Idempotency-Key replay, which carries `note` instead */
                         secret?: string;
                         /** @description on an Idempotency-Key replay only: the secret was shown once and is not repeated */
@@ -8205,7 +8232,7 @@ export interface operations {
                 /** @description true: only deliveries whose last attempt failed (failed for good, or pending a retry); false: only the others */
                 failing?: boolean;
                 /** @description the `x-event-type` of the call */
-                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "ping";
+                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
                 /** @description created on or after: a day (YYYY-MM-DD, platform timezone) or an instant */
                 from?: string;
                 /** @description created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant */
