@@ -133,6 +133,7 @@ export async function startService(databaseUrl: string, topology: Topology = 'on
     RATE_LIMIT_RPS: '1000000',
     RATE_LIMIT_BURST: '1000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    STORE_WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
     DEMO_SUPPLIER: 'false',
     ...tuned,
   };

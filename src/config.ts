@@ -158,6 +158,18 @@ const settings = {
     min: 1,
     doc: '`POST /app/auth/code` and `POST /app/auth/token`: requests per client address, each route counted apart',
   }),
+  storeWriteRateLimitPerMinute: int({
+    name: 'STORE_WRITE_RATE_LIMIT_PER_MINUTE',
+    default: 60,
+    min: 1,
+    doc: "store app writes (carts priced, orders, tickets, notifications read) per store user; signing out is never limited",
+  }),
+  memberInvitationsPerHour: int({
+    name: 'MEMBER_INVITATIONS_PER_HOUR',
+    default: 20,
+    min: 1,
+    doc: '`POST /member`: invitations a supplier sends (each one an email)',
+  }),
   rateLimitMaxKeys: int({
     name: 'RATE_LIMIT_MAX_KEYS',
     default: 10_000,

@@ -370,6 +370,7 @@ export function serviceEnv(databaseUrl: string, adminToken: string, extra: Recor
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_BURST: '100000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    STORE_WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
     ...extra,
   };
 }

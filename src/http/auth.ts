@@ -111,6 +111,10 @@ export function storeUserOf(request: FastifyRequest): number {
 
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   const limiter = new RateLimiter(deps.config.rateLimitRps, deps.config.rateLimitBurst, { maxKeys: deps.config.rateLimitMaxKeys });
+  // Per store user, whichever session or process they write through (docs/security.md): a
+  // real shop writes far less; a script with a stolen or scripted token cannot flood orders.
+  const perMinute = deps.config.storeWriteRateLimitPerMinute;
+  const storeWrites = new RateLimiter(perMinute / 60, perMinute, { maxKeys: deps.config.rateLimitMaxKeys });
   app.decorate('apiKeyLimiter', limiter);
 
   const table: GuardedRoute[] = [];
@@ -166,6 +170,11 @@ export function storeSessionOf(request: FastifyRequest): string {
       if (session === undefined) throw unauthenticated('a valid store-user token is required');
       request.storeUser = session.personId;
       request.storeSessionKey = session.sessionKey;
+      // Signing out is never refused: a person must always be able to end their session.
+      if (request.method !== 'GET' && request.method !== 'HEAD' && request.routeOptions.url !== '/app/session') {
+        const limit = storeWrites.take(`person:${session.personId}`);
+        if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, 'writes by this store user');
+      }
     } else if (auth === 'admin') {
       // ADMIN_TOKEN (scripts, the CLI's peers), or an operator's console session.
       const token = bearer(request);

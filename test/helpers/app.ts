@@ -94,6 +94,9 @@ export async function createTestApp(
     RATE_LIMIT_BURST: '100000',
     // Many sign-ins come from one test address; test/hardening/limits.test.ts sets its own.
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    // Tests write fast as one person or supplier; test/hardening/user-limits.test.ts sets its own.
+    STORE_WRITE_RATE_LIMIT_PER_MINUTE: '100000',
+    MEMBER_INVITATIONS_PER_HOUR: '100000',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...options.env,
   });

@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { audited } from '../../http/audit.ts';
-import { supplierOf } from '../../http/auth.ts';
+import { rateLimited, supplierOf } from '../../http/auth.ts';
+import { RateLimiter } from '../../lib/rate-limiter.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
@@ -20,6 +21,11 @@ export const memberRoutes =
     const consoleUrl = `${deps.config.publicUrl}/console/`;
 
     app.get('/member', {
+    // Each invitation is an email the platform sends in the supplier's name: counted per
+    // supplier, whoever sends them (README.md). Every attempt counts, before the body is
+    // checked, and the count is this process's, like every rate limit of the service.
+    const perHour = deps.config.memberInvitationsPerHour;
+    const invitations = new RateLimiter(perHour / 3600, perHour, { maxKeys: deps.config.rateLimitMaxKeys });
       config: read,
       schema: { tags, summary: "The supplier's members (people who sign in to its console), by email", response: { 200: Type.Array(Member), ...problems(401, 403) } },
       handler: (request) => listMembers(deps.db, supplierOf(request).supplierId),
@@ -33,7 +39,12 @@ export const memberRoutes =
         body: InviteBody,
         response: { 200: Member, ...problems(400, 401, 403, 409) },
       },
-      handler: (request) => audited(deps, request, (db) => inviteMember(db, supplierOf(request).supplierId, request.body, consoleUrl)),
+      handler: (request) => {
+        const supplierId = supplierOf(request).supplierId;
+        const limit = invitations.take(`supplier:${supplierId}`);
+        if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, "this supplier's invitations");
+        return audited(deps, request, (db) => inviteMember(db, supplierId, request.body, consoleUrl));
+      },
     });
 
     app.put('/member/:id', {
