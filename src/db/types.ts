@@ -25,6 +25,15 @@ export interface SuppliersTable {
   order_guide_days: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Set: this row is that live supplier's test twin (migration 0037; src/modules/sandbox/README.md). */
+  live_supplier_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A twin's moved time (migration 0037): now = set_now + (real now - set_at). */
+export interface SandboxClocksTable {
+  supplier_id: number;
+  set_now: Timestamp;
+  set_at: Timestamp;
 }
 
 export interface ApiClientsTable {
@@ -649,6 +658,8 @@ export interface MessagesTable {
   expires_at: Timestamp | null;
   created_at: Generated<Date>;
   sent_at: Date | null;
+  /** Set: a test twin's message, kept in its test inbox and never sent (migration 0037). */
+  supplier_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface MessageAttemptsTable {
@@ -698,6 +709,8 @@ export interface ConsoleSessionsTable {
   expires_at: Date;
   ends_at: Date;
   revoked_at: Date | null;
+  /** The console's test-mode switch (migration 0037): on, supplier calls work on the twin. */
+  test_mode: Generated<boolean>;
 }
 
 /** A store user's session (migration 0033): named by its token, ended by signing out or by an operator. */
@@ -762,6 +775,7 @@ export interface ImportPartsTable {
 
 export interface DB {
   suppliers: SuppliersTable;
+  sandbox_clocks: SandboxClocksTable;
   api_clients: ApiClientsTable;
   supplier_webhooks: SupplierWebhooksTable;
   platform_secrets: PlatformSecretsTable;

@@ -4,12 +4,22 @@ import 'fastify';
 
 export type RouteAuth = 'supplier' | 'store' | 'admin' | 'console' | 'public';
 
+/** A supplier route's `scope` when any authenticated caller may call it (GET /supplier: who am I). */
+export const ANY_SCOPE = 'any';
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route. Every route under the supplier API names its scope too. */
     auth?: RouteAuth;
-    /** The scope a supplier token must hold. */
+    /** The scope a supplier token must hold (ANY_SCOPE: any authenticated supplier caller). */
     scope?: string;
+    /**
+     * A supplier route of one mode only (src/modules/sandbox): `test` (the sandbox's routes)
+     * is reached only by a test credential or a console session in test mode, `live` (the
+     * supplier's members) only by live ones; the other mode is answered 404, exactly as a
+     * route that does not exist.
+     */
+    mode?: 'live' | 'test';
     /** A batch endpoint: a bad body is a 402, not a 400 (docs/conventions.md). */
     batch?: boolean;
     /**

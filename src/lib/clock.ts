@@ -31,3 +31,23 @@ export function todayIn(clock: Clock, timezone: string): string {
   lastDay.set(timezone, { quarter, day });
   return day;
 }
+
+/**
+ * The time as one supplier's rules see it (promotion validity, prices, order and ticket
+ * times, delivery dates and cut-offs): real time for a live supplier, and for a test twin
+ * the time its integrator set (src/modules/sandbox/README.md). Services ask this for any
+ * rule about a supplier's business; `Clock` stays the process's own time (tokens, leases,
+ * webhook retries and signatures), which a sandbox never moves.
+ */
+export interface SupplierClocks {
+  nowFor(supplierId: number): Promise<Date>;
+}
+
+/** Every supplier on one clock: what a process without a sandbox (a script, a unit test) needs. */
+export const oneClockForAll = (clock: Clock): SupplierClocks => ({ nowFor: async () => clock.now() });
+
+/** Today in `timezone` by the supplier's clock, as YYYY-MM-DD. */
+export async function todayFor(clocks: SupplierClocks, supplierId: number, timezone: string): Promise<string> {
+  const now = await clocks.nowFor(supplierId);
+  return todayIn({ now: () => now }, timezone);
+}

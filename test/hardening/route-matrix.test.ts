@@ -5,8 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../../src/http/auth.ts';
 import { ROLE_SCOPES, SUPPLIER_SCOPES, type SupplierScope } from '../../src/modules/auth/scopes.ts';
+import { ANY_SCOPE } from '../../src/http/route-config.ts';
 import { ADMIN_TOKEN, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { memberSession } from '../helpers/console.ts';
+import { testCredential } from '../helpers/sandbox.ts';
 
 let t: TestApp;
 let full: TestSupplier;
@@ -22,11 +24,15 @@ async function call(route: GuardedRoute, headers: Record<string, string>) {
   return t.request({ method: route.method as 'GET', url: pathOf(route), headers, ...body });
 }
 
-/** A credential holding one scope that is not the route's. */
-async function otherScope(scope: string) {
-  const other = scope === 'supplier/batch.read' ? 'supplier/webhook.read' : 'supplier/batch.read';
-  if (!scoped.has(other)) scoped.set(other, await t.supplier(undefined, [other]));
-  return scoped.get(other)!;
+/** A credential holding one scope that is not the route's, of the route's mode (src/http/route-config.ts). */
+async function otherScope(route: GuardedRoute) {
+  const other = route.scope === 'supplier/batch.read' ? 'supplier/webhook.read' : 'supplier/batch.read';
+  const key = `${other} ${route.mode ?? 'live'}`;
+  if (!scoped.has(key)) {
+    const live = await t.supplier(undefined, [other]);
+    scoped.set(key, route.mode === 'test' ? await testCredential(t, live, [other]) : live);
+  }
+  return scoped.get(key)!;
 }
 
 beforeAll(async () => {
@@ -53,10 +59,19 @@ describe('the route table', () => {
     for (const route of routes) {
       const what = `${route.method} ${route.url}`;
       expect((await call(route, {})).statusCode, what).toBe(401);
-      const wrong = await otherScope(route.scope!);
+      const wrong = await otherScope(route);
       const refused = await call(route, wrong.headers);
-      expect(refused.statusCode, what).toBe(403);
-      expect(refused.json(), what).toMatchObject({ code: 'INSUFFICIENT_SCOPE', detail: `this operation needs the scope ${route.scope}` });
+      // Who am I (GET /supplier) is any caller's; every other route needs its scope.
+      if (route.scope === ANY_SCOPE) expect(refused.statusCode, `${what}: ${refused.body}`).toBe(200);
+      else {
+        expect(refused.statusCode, what).toBe(403);
+        expect(refused.json(), what).toMatchObject({ code: 'INSUFFICIENT_SCOPE', detail: `this operation needs the scope ${route.scope}` });
+      }
+      // A route of one mode is, for the other mode, one that does not exist (before any scope is looked at).
+      if (route.mode) {
+        const otherMode = route.mode === 'test' ? full : await testCredential(t, full);
+        expect((await call(route, otherMode.headers)).json(), what).toMatchObject({ code: 'NOT_FOUND', detail: `no route ${route.method} ${pathOf(route)}` });
+      }
       expect((await call(route, { 'x-api-key': full.apiKey, authorization: `Bearer ${storeToken}` })).statusCode, what).toBe(401);
     }
   });
@@ -97,7 +112,8 @@ describe('the route table', () => {
     for (const route of t.app.guardedRoutes.filter((r) => r.auth === 'supplier')) {
       const what = `${route.method} ${route.url}`;
       const res = await call(route, viewer.headers);
-      if (ROLE_SCOPES.viewer.includes(route.scope as SupplierScope)) expect(res.statusCode, `${what}: ${res.body}`).not.toBe(403);
+      if (route.mode === 'test') expect(res.statusCode, `${what}: ${res.body}`).toBe(404);
+      else if (route.scope === ANY_SCOPE || ROLE_SCOPES.viewer.includes(route.scope as SupplierScope)) expect(res.statusCode, `${what}: ${res.body}`).not.toBe(403);
       else expect(res.json(), what).toMatchObject({ code: 'INSUFFICIENT_SCOPE', detail: `this operation needs the scope ${route.scope}` });
     }
   });

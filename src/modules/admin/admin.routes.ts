@@ -75,7 +75,7 @@ export const adminRoutes =
         body: Type.Optional(IssueCredentialsBody),
         response: { 200: Credentials, ...problems(400, 401, 404) },
       },
-      handler: (request) => audited(deps, request, (db) => suppliers.issueCredentials(db, request.params.supplierId, request.body?.scopes)),
+      handler: (request) => audited(deps, request, (db) => suppliers.issueCredentials(db, request.params.supplierId, request.body?.scopes, request.body?.mode)),
     });
 
     app.delete('/admin/credentials/:clientId', {

@@ -19,7 +19,9 @@ export async function login(
   if (!input.apiKey) throw loginFailed();
   const client = await findLoginPair(db, sha256(input.apiKey), input.clientId);
   if (!client || !safeEqual(client.secret_hash, sha256(input.clientSecret))) throw loginFailed();
-  const { token, expiresIn } = await tokens.sign({ clientId: client.client_id, supplierId: client.supplier_id, scopes: client.scopes });
+  // A test twin's credential (src/modules/sandbox) says so in its token: GET /supplier answers it.
+  const mode = client.live_supplier_id === null ? 'live' : 'test';
+  const { token, expiresIn } = await tokens.sign({ clientId: client.client_id, supplierId: client.supplier_id, scopes: client.scopes, mode });
   return { access_token: token, token_type: 'Bearer' as const, expires_in: expiresIn, scope: client.scopes.join(' ') };
 }
 

@@ -29,7 +29,7 @@ export async function findLoginPair(db: Kysely<DB>, keyHash: string, clientId: s
     .selectFrom('api_clients as c')
     .innerJoin('api_clients as k', 'k.supplier_id', 'c.supplier_id')
     .innerJoin('suppliers as p', 'p.id', 'c.supplier_id')
-    .select(['c.client_id', 'c.supplier_id', 'c.secret_hash', 'c.scopes'])
+    .select(['c.client_id', 'c.supplier_id', 'c.secret_hash', 'c.scopes', 'p.live_supplier_id'])
     .where('p.enabled', '=', true)
     .where('c.client_id', '=', clientId)
     .where('k.api_key_hash', '=', keyHash)
@@ -80,14 +80,18 @@ export async function revokeClient(db: Kysely<DB>, clientId: string): Promise<bo
 /**
  * Enables or disables a supplier. Disabling stops its credentials at once: the live pairs
  * every process trusts are forgotten (the same NOTIFY as a revocation, sent on commit) and
- * every check requires an enabled supplier. Undefined when there is no such supplier.
+ * every check requires an enabled supplier. Its test twin (src/modules/sandbox) follows it,
+ * so a disabled supplier's test credentials stop too. Undefined when there is no such
+ * live supplier.
  */
 export async function setSupplierEnabled(db: Kysely<DB>, supplierId: number, enabled: boolean) {
   return inTransaction(db, async (trx) => {
+    await trx.updateTable('suppliers').set({ enabled, updated_at: sql`now()` }).where('live_supplier_id', '=', supplierId).execute();
     const row = await trx
       .updateTable('suppliers')
       .set({ enabled, updated_at: sql`now()` })
       .where('id', '=', supplierId)
+      .where('live_supplier_id', 'is', null)
       .returning(['id', 'code', 'name', 'enabled'])
       .executeTakeFirst();
     if (row && !enabled) await sql`select pg_notify(${CREDENTIALS_REVOKED}, '')`.execute(trx);

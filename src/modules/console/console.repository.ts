@@ -28,7 +28,9 @@ export async function liveSession(db: Kysely<DB>, id: string, touchAfterSeconds:
     .selectFrom('console_sessions as s')
     .leftJoin('supplier_members as m', (join) => join.onRef('m.supplier_id', '=', 's.supplier_id').onRef('m.email', '=', 's.email'))
     .leftJoin('suppliers as p', 'p.id', 's.supplier_id')
-    .select(['s.id', 's.email', 's.supplier_id', 'm.role', 'p.enabled as supplier_enabled'])
+    // The supplier's test twin (src/modules/sandbox): the session works on it while in test mode.
+    .leftJoin('suppliers as tw', 'tw.live_supplier_id', 's.supplier_id')
+    .select(['s.id', 's.email', 's.supplier_id', 'm.role', 'p.enabled as supplier_enabled', 's.test_mode', 'tw.id as twin_id'])
     .select(sql<boolean>`exists (select 1 from operators o where o.email = s.email)`.as('operator'))
     .select(sql<boolean>`s.last_used_at < now() - make_interval(secs => ${touchAfterSeconds})`.as('stale'))
     .where('s.id', '=', id)
@@ -47,8 +49,14 @@ export async function touchSession(db: Kysely<DB>, id: string, idleSeconds: numb
     .execute();
 }
 
+/** Another supplier starts in live mode: a test mode is a supplier's, not the session's. */
 export async function setSessionSupplier(db: Kysely<DB>, id: string, supplierId: number) {
-  await db.updateTable('console_sessions').set({ supplier_id: supplierId }).where('id', '=', id).execute();
+  await db.updateTable('console_sessions').set({ supplier_id: supplierId, test_mode: false }).where('id', '=', id).execute();
+}
+
+/** The console's test-mode switch (src/modules/sandbox). */
+export async function setSessionTestMode(db: Kysely<DB>, id: string, testMode: boolean) {
+  await db.updateTable('console_sessions').set({ test_mode: testMode }).where('id', '=', id).execute();
 }
 
 export async function endSession(db: Kysely<DB>, id: string) {

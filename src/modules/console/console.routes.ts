@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { consoleSessionOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { ChooseSupplierBody, CodeSent, ConsoleMe, ConsoleToken, EmailBody, EmailCodeBody, SignedOut } from './console.schemas.ts';
-import { chooseSupplier, consoleMe, exchangeConsoleCode, requestConsoleCode, signOut, type ConsoleContext } from './console.service.ts';
+import { ChooseSupplierBody, CodeSent, ConsoleMe, ConsoleToken, EmailBody, EmailCodeBody, ModeBody, SignedOut } from './console.schemas.ts';
+import { chooseSupplier, consoleMe, exchangeConsoleCode, requestConsoleCode, setConsoleMode, signOut, type ConsoleContext } from './console.service.ts';
 
 const tags = ['console'];
 
@@ -46,6 +46,17 @@ export const consoleRoutes =
         response: { 200: ConsoleMe, ...problems(400, 401, 404) },
       },
       handler: (request) => chooseSupplier(deps.db, consoleSessionOf(request), request.body.supplierId),
+    });
+
+    app.put('/console/me/mode', {
+      config: { auth: 'console' },
+      schema: {
+        tags,
+        summary: "The test-mode switch: `test` makes the session's supplier calls work on the supplier's test twin (src/modules/sandbox), `live` on the live supplier",
+        body: ModeBody,
+        response: { 200: ConsoleMe, ...problems(400, 401) },
+      },
+      handler: (request) => setConsoleMode(deps.db, consoleSessionOf(request), request.body.mode),
     });
 
     app.delete('/console/session', {

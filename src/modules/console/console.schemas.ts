@@ -15,6 +15,9 @@ export const ConsoleMe = Type.Object({
   email: Type.String(),
   operator: Type.Boolean({ description: 'a platform operator: the admin API is open to this session' }),
   supplierId: Type.Union([Type.Integer(), Type.Null()], { description: 'the supplier this session acts for on the supplier API; null until one is chosen' }),
+  mode: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+    description: "`test`: the session's supplier calls work on the supplier's test twin (PUT /console/me/mode)",
+  }),
   memberships: Type.Array(
     Type.Object({
       supplier: Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String(), enabled: Type.Boolean() }),
@@ -23,4 +26,7 @@ export const ConsoleMe = Type.Object({
   ),
 });
 export const ChooseSupplierBody = Type.Object({ supplierId: Type.Integer({ minimum: 1 }) });
+export const ModeBody = Type.Object({
+  mode: Type.Union([Type.Literal('live'), Type.Literal('test')], { description: 'test: work on the test twin (made on first use); live: on the live supplier' }),
+});
 export const SignedOut = Type.Object({ ended: Type.Boolean() });

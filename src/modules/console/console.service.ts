@@ -9,6 +9,7 @@ import { fieldError, notFound } from '../../lib/errors.ts';
 import { newSessionId, sha256 } from '../../lib/secrets.ts';
 import type { Notifier } from '../../lib/notifier.ts';
 import { ROLE_SCOPES } from '../auth/scopes.ts';
+import { ensureTwin } from '../sandbox/sandbox.twins.ts';
 import { normaliseEmail } from '../people/people.service.ts';
 import { CODE_TTL_SECONDS, invalidCode, issueCode, proveCode, requireSender } from '../people/sign-in-codes.ts';
 import * as repo from './console.repository.ts';
@@ -96,6 +97,7 @@ export async function consoleMe(db: Kysely<DB>, session: ConsoleSession) {
     email: session.email,
     operator: session.operator,
     supplierId: session.supplierId,
+    mode: session.testMode ? ('test' as const) : ('live' as const),
     memberships: memberships.map((m) => ({ supplier: { id: m.id, code: m.code, name: m.name, enabled: m.enabled }, role: m.role })),
   };
 }
@@ -105,7 +107,20 @@ export async function chooseSupplier(db: Kysely<DB>, session: ConsoleSession, su
   const memberships = await repo.membershipsOf(db, session.email);
   if (!memberships.some((m) => m.id === supplierId)) throw notFound('supplier', String(supplierId), '/supplierId');
   await repo.setSessionSupplier(db, session.id, supplierId);
-  return consoleMe(db, { ...session, supplierId });
+  return consoleMe(db, { ...session, supplierId, testMode: false });
+}
+
+/**
+ * The test-mode switch: on, every supplier call of the session works on the test twin of
+ * the supplier it acts for (made now if it has none); off, on the live supplier again.
+ */
+export async function setConsoleMode(db: Kysely<DB>, session: ConsoleSession, mode: 'live' | 'test') {
+  if (!session.supplier || session.supplierId === null) {
+    throw fieldError('INVALID_VALUE', '/mode', 'this session acts for no supplier it is a member of (choose one with PUT /console/me/supplier)');
+  }
+  if (mode === 'test') await ensureTwin(db, session.supplierId);
+  await repo.setSessionTestMode(db, session.id, mode === 'test');
+  return consoleMe(db, { ...session, testMode: mode === 'test' });
 }
 
 export async function signOut(db: Kysely<DB>, session: ConsoleSession) {
@@ -124,13 +139,18 @@ export function createConsoleAuthenticator(db: Kysely<DB>, tokens: ConsoleTokens
       if (!row) return undefined;
       if (row.stale) await repo.touchSession(db, row.id, SESSION_IDLE_SECONDS);
       const acting = row.supplier_id !== null && row.role !== null && row.supplier_enabled === true;
+      // In test mode the member works on the twin with the role they hold in the live supplier.
+      const test = row.test_mode && row.twin_id !== null;
       return {
         id: row.id,
         email: row.email,
         operator: row.operator,
         supplierId: row.supplier_id,
         // A member's request is checked by the same scope rules as a credential's.
-        supplier: acting ? { supplierId: row.supplier_id!, clientId: `session:${row.id}`, scopes: [...ROLE_SCOPES[row.role!]], person: row.email } : undefined,
+        testMode: test,
+        supplier: acting
+          ? { supplierId: test ? row.twin_id! : row.supplier_id!, clientId: `session:${row.id}`, scopes: [...ROLE_SCOPES[row.role!]], person: row.email, mode: test ? 'test' : 'live' }
+          : undefined,
       };
     },
   };

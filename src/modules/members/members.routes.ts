@@ -12,20 +12,22 @@ import { InviteBody, Member, MemberIdParams, Removed, RoleBody } from './members
 import { changeRole, inviteMember, listMembers, removeMember } from './members.service.ts';
 
 const tags = ['members'];
-const read = { auth: 'supplier', scope: 'supplier/member.read' } as const;
-const write = { auth: 'supplier', scope: 'supplier/member.write', audit: 'member' } as const;
+// Members are the live supplier's people (a member works on its test twin with the same
+// role, src/modules/sandbox): test mode has no members of its own to read or write.
+const read = { auth: 'supplier', scope: 'supplier/member.read', mode: 'live' } as const;
+const write = { auth: 'supplier', scope: 'supplier/member.write', audit: 'member', mode: 'live' } as const;
 
 export const memberRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const consoleUrl = `${deps.config.publicUrl}/console/`;
-
-    app.get('/member', {
     // Each invitation is an email the platform sends in the supplier's name: counted per
     // supplier, whoever sends them (README.md). Every attempt counts, before the body is
     // checked, and the count is this process's, like every rate limit of the service.
     const perHour = deps.config.memberInvitationsPerHour;
     const invitations = new RateLimiter(perHour / 3600, perHour, { maxKeys: deps.config.rateLimitMaxKeys });
+
+    app.get('/member', {
       config: read,
       schema: { tags, summary: "The supplier's members (people who sign in to its console), by email", response: { 200: Type.Array(Member), ...problems(401, 403) } },
       handler: (request) => listMembers(deps.db, supplierOf(request).supplierId),

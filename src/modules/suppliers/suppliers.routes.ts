@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { CredentialListQuery, CredentialPage } from './suppliers.schemas.ts';
+import { ANY_SCOPE } from '../../http/route-config.ts';
+import { supplierIdentity } from '../sandbox/sandbox.twins.ts';
+import { CredentialListQuery, CredentialPage, SupplierIdentity } from './suppliers.schemas.ts';
 import { issueOwnCredentials, listCredentials, revokeOwnCredentials } from './suppliers.service.ts';
 import { audited } from '../../http/audit.ts';
 import { Type } from 'typebox';
@@ -12,6 +14,17 @@ import { ClientIdParams, Credentials, IssueCredentialsBody, Revoked } from '../a
 export const supplierRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    app.get('/supplier', {
+      // Who the caller is: any credential and any console session may ask.
+      config: { auth: 'supplier', scope: ANY_SCOPE },
+      schema: {
+        tags: ['credentials'],
+        summary: "The caller's supplier (code and name) and the token's mode: `live`, or `test` for a test credential (src/modules/sandbox)",
+        response: { 200: SupplierIdentity, ...problems(401) },
+      },
+      handler: (request) => supplierIdentity(deps.db, supplierOf(request).supplierId, supplierOf(request).mode),
+    });
+
     app.get('/credential', {
       config: { auth: 'supplier', scope: 'supplier/credential.read' },
       schema: {
@@ -33,7 +46,7 @@ export const supplierRoutes =
         body: Type.Optional(IssueCredentialsBody),
         response: { 200: Credentials, ...problems(400, 401, 403) },
       },
-      handler: (request) => audited(deps, request, (db) => issueOwnCredentials(db, supplierOf(request).supplierId, request.body?.scopes)),
+      handler: (request) => audited(deps, request, (db) => issueOwnCredentials(db, supplierOf(request), request.body?.scopes, request.body?.mode)),
     });
 
     app.delete('/credential/:clientId', {

@@ -14,3 +14,11 @@ export const CredentialPage = Page(
     revokedAt: Nullable(Timestamp()),
   }),
 );
+
+export const SupplierIdentity = Type.Object({
+  code: Type.String({ description: "the supplier's code (a test twin answers its live supplier's)" }),
+  name: Type.String(),
+  mode: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+    description: "`test`: the caller's token is a test credential's (or a console session in test mode) and reaches only the supplier's test twin",
+  }),
+});
