@@ -30,6 +30,7 @@ import * as m0031 from './migrations/0031_batch_store_chunks.ts';
 import * as m0032 from './migrations/0032_order_store_by_supplier.ts';
 import * as m0033 from './migrations/0033_hashed_sessions.ts';
 import * as m0034 from './migrations/0034_delivery_zones.ts';
+import * as m0036 from './migrations/0036_sign_in_guesses.ts';
 import * as m0037 from './migrations/0037_sandbox.ts';
 import * as m0040 from './migrations/0040_order_guide_recommendations.ts';
 
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0032_order_store_by_supplier': m0032,
   '0033_hashed_sessions': m0033,
   '0034_delivery_zones': m0034,
+  '0036_sign_in_guesses': m0036,
   '0037_sandbox': m0037,
   '0040_order_guide_recommendations': m0040,
 };

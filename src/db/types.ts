@@ -399,6 +399,10 @@ export interface SignInCodesTable {
   /** Whose code: a store user's (the shop) or a member's or operator's (the console). */
   realm: Generated<CodeRealm>;
   created_at: Generated<Date>;
+  /** The client network that asked for it (src/lib/client-network.ts); null before migration 0036. */
+  requested_from: string | null;
+  /** Wrong guesses from other networks (`attempts` counts the asking network's). */
+  foreign_attempts: Generated<number>;
 }
 
 export type CodeRealm = 'store' | 'console';

@@ -11,8 +11,8 @@ import { rateLimited } from './auth.ts';
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Routes where anyone may send a body without credentials: a few KB is all they need. */
-export const isSignInRoute = (url: string) => url === '/login' || url.startsWith('/app/auth/');
+/** Routes where anyone may send a body without credentials (the supplier API's, the shop's and the console's sign-in): a few KB is all they need. */
+export const isSignInRoute = (url: string) => url === '/login' || url.startsWith('/app/auth/') || url.startsWith('/console/auth/');
 
 /**
  * The body limit of a route: small on the sign-in routes, large only on the batch

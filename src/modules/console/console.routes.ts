@@ -22,13 +22,13 @@ export const consoleRoutes =
         body: EmailBody,
         response: { 202: CodeSent, ...problems(400, 429, 503) },
       },
-      handler: async (request, reply) => reply.code(202).send(await requestConsoleCode(ctx, request.body)),
+      handler: async (request, reply) => reply.code(202).send(await requestConsoleCode(ctx, request.body, request.ip)),
     });
 
     app.post('/console/auth/token', {
       config: { auth: 'public' },
       schema: { tags, summary: 'Exchange the code for a console session', body: EmailCodeBody, response: { 200: ConsoleToken, ...problems(400, 401, 429) } },
-      handler: (request) => exchangeConsoleCode(ctx, request.body),
+      handler: (request) => exchangeConsoleCode(ctx, request.body, request.ip),
     });
 
     app.get('/console/me', {

@@ -55,24 +55,25 @@ function emailOf(value: string | undefined) {
 
 /**
  * Sends a code to a member's or operator's email. The answer is the same for an email
- * nobody was invited with (a code is recorded, no message is written).
+ * nobody was invited with (a code is recorded, no message is written). `from` is the
+ * client's address: codes are counted and guessed per its network (../people/sign-in-codes.ts).
  */
-export async function requestConsoleCode(ctx: ConsoleContext, body: { email: string }) {
+export async function requestConsoleCode(ctx: ConsoleContext, body: { email: string }, from: string) {
   const id = emailOf(body.email);
   requireSender(ctx.notifier, id);
   await ctx.db.transaction().execute(async (trx) => {
     const known = await repo.canSignIn(trx, id.value);
-    await issueCode(trx, { realm: 'console', id, personId: null, send: known });
+    await issueCode(trx, { realm: 'console', id, personId: null, send: known, from });
   });
   ctx.wake();
   return { expiresIn: CODE_TTL_SECONDS };
 }
 
 /** The code opens a session; a member of exactly one supplier starts in it. */
-export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: string; code: string }) {
+export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: string; code: string }, from: string) {
   const id = emailOf(body.email);
   const sessionId = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await proveCode(trx, 'console', id, body.code, null))) return undefined;
+    if (!(await proveCode(trx, 'console', id, body.code, null, from))) return undefined;
     const [memberships, operator] = await Promise.all([repo.membershipsOf(trx, id.value), repo.isOperator(trx, id.value)]);
     if (memberships.length === 0 && !operator) return undefined; // removed since the code was sent
     // The token carries the session id, the row only its hash: a copy of the database opens no session.

@@ -31,13 +31,13 @@ export const signInRoutes =
         description: 'The code is sent after the answer, only to a phone or email some store membership (or a signed-in person) names. 503 SIGN_IN_UNAVAILABLE while no sender is configured for this kind of identifier.',
         response: { 202: CodeSent, ...problems(400, 429, 503) },
       },
-      handler: async (request, reply) => reply.code(202).send(await requestCode(ctx, request.body)),
+      handler: async (request, reply) => reply.code(202).send(await requestCode(ctx, request.body, request.ip)),
     });
 
     app.post('/app/auth/token', {
       config: { auth: 'public' },
       schema: { tags, summary: 'Exchange a sign-in code for an access token', body: CodeBody, response: { 200: TokenResponse, ...problems(400, 401) } },
-      handler: (request) => exchangeCode(ctx, request.body),
+      handler: (request) => exchangeCode(ctx, request.body, request.ip),
     });
 
     app.post('/admin/store-users/token', {
@@ -90,7 +90,7 @@ export const signInRoutes =
         body: ContactBody,
         response: { 202: CodeSent, ...problems(400, 401, 429, 503) },
       },
-      handler: async (request, reply) => reply.code(202).send(await requestIdentifierCode(ctx, storeUserOf(request), request.body)),
+      handler: async (request, reply) => reply.code(202).send(await requestIdentifierCode(ctx, storeUserOf(request), request.body, request.ip)),
     });
 
     app.post('/app/me/identifiers', {
@@ -101,6 +101,6 @@ export const signInRoutes =
         body: CodeBody,
         response: { 200: Me, ...problems(400, 401) },
       },
-      handler: async (request) => withSettings(await addIdentifier(ctx, storeUserOf(request), request.body)),
+      handler: async (request) => withSettings(await addIdentifier(ctx, storeUserOf(request), request.body, request.ip)),
     });
   };

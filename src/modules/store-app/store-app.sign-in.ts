@@ -40,18 +40,19 @@ export function identifierOf(contact: Contact): Identifier {
   return { kind: 'email', value: email };
 }
 
-export async function requestCode(ctx: SignInContext, contact: Contact) {
+/** `from` is the client's address: codes are counted and guessed per its network (../people/sign-in-codes.ts). */
+export async function requestCode(ctx: SignInContext, contact: Contact, from: string) {
   const id = identifierOf(contact);
   requireSender(ctx.notifier, id);
-  await ctx.db.transaction().execute((trx) => issueCode(trx, { realm: 'store', id, personId: null, send: 'if-known' }));
+  await ctx.db.transaction().execute((trx) => issueCode(trx, { realm: 'store', id, personId: null, send: 'if-known', from }));
   ctx.wake();
   return { expiresIn: CODE_TTL_SECONDS };
 }
 
-export async function exchangeCode(ctx: SignInContext, input: Contact & { code: string }) {
+export async function exchangeCode(ctx: SignInContext, input: Contact & { code: string }, from: string) {
   const id = identifierOf(input);
   const personId = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await proveCode(trx, 'store', id, input.code, null))) return undefined;
+    if (!(await proveCode(trx, 'store', id, input.code, null, from))) return undefined;
     // The first sign-in with an identifier a membership names creates its person.
     return personSigningIn(trx, id);
   });
@@ -68,19 +69,19 @@ export async function mintToken(db: Kysely<DB>, tokens: StoreTokenIssuer, contac
 }
 
 /** A signed-in person asks for a code to prove a second phone or email. */
-export async function requestIdentifierCode(ctx: SignInContext, personId: number, contact: Contact) {
+export async function requestIdentifierCode(ctx: SignInContext, personId: number, contact: Contact, from: string) {
   const id = identifierOf(contact);
   requireSender(ctx.notifier, id);
-  await ctx.db.transaction().execute((trx) => issueCode(trx, { realm: 'store', id, personId, send: true }));
+  await ctx.db.transaction().execute((trx) => issueCode(trx, { realm: 'store', id, personId, send: true, from }));
   ctx.wake();
   return { expiresIn: CODE_TTL_SECONDS };
 }
 
 /** The code proves the identifier: it becomes the person's, and opens the memberships naming it. */
-export async function addIdentifier(ctx: SignInContext, personId: number, input: Contact & { code: string }) {
+export async function addIdentifier(ctx: SignInContext, personId: number, input: Contact & { code: string }, from: string) {
   const id = identifierOf(input);
   const proven = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await proveCode(trx, 'store', id, input.code, personId))) return false;
+    if (!(await proveCode(trx, 'store', id, input.code, personId, from))) return false;
     await attachProvenIdentifier(trx, personId, id);
     return true;
   });
