@@ -5,6 +5,7 @@ import { BATCHES_ACCEPTED } from '../modules/batch/batch.repository.ts';
 import { createImageWorker, type ImageWorker } from '../modules/images/images.worker.ts';
 import { createImageStorage } from '../modules/images/images.storage.ts';
 import { RetentionWorker } from '../modules/retention/retention.job.ts';
+import { CutoffWorker } from '../modules/delivery/delivery.cutoffs.ts';
 import { MessageWorker } from '../modules/messages/messages.worker.ts';
 import { WebhookDispatcher, type DispatcherOptions } from '../modules/webhooks/webhooks.dispatcher.ts';
 
@@ -15,6 +16,8 @@ export interface Workers {
   readonly webhooks: WebhookDispatcher;
   readonly retention: RetentionWorker;
   readonly messages: MessageWorker;
+  /** Announces delivery zones' cut-offs (delivery.cutoff_reached). */
+  readonly cutoffs: CutoffWorker;
   /** Stops them all (each finishes or gives back what it holds). Idempotent. */
   stop(): Promise<void>;
 }
@@ -73,6 +76,7 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   const storage = createImageStorage(deps.config);
   const retention = new RetentionWorker({ db: deps.db, storage }, deps.config, log);
   const messages = createMessageWorker(deps, log);
+  const cutoffs = new CutoffWorker({ db: deps.db, clock: deps.clock }, log, () => webhooks.wake());
   deps.onWorkAccepted('batches', () => batches.wake());
   // Batches accepted by another process (an API apart) wake this one's batch loops too.
   const listening = deps.database
@@ -88,14 +92,16 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   webhooks.start();
   retention.start();
   messages.start();
+  cutoffs.start();
   return {
     batches,
     images,
     webhooks,
     retention,
     messages,
+    cutoffs,
     stop: async () => {
-      await Promise.all([batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close()), listening.then((unlisten) => unlisten())]);
+      await Promise.all([cutoffs.stop(), batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close()), listening.then((unlisten) => unlisten())]);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Code, Money, Name, Nullable, Url } from '../../http/common.schemas.ts';
 import { SUPPLIER_SCOPES } from '../auth/scopes.ts';
+import { SubscribedEvents } from '../webhooks/webhooks.schemas.ts';
 
 export const SupplierIdParams = Type.Object({ supplierId: Type.Integer({ minimum: 1 }) });
 export const ClientIdParams = Type.Object({ clientId: Type.String({ minLength: 1, maxLength: 255 }) });
@@ -38,10 +39,12 @@ export const Revoked = Type.Object({ clientId: Type.String(), revoked: Type.Bool
 export const WebhookBody = Type.Object({
   baseUrl: Type.Optional(Type.Union([Url(), Type.Null()], { description: 'null: no URL (nothing is sent); left out: the URL stays as it is (to change only `enabled`)' })),
   enabled: Type.Boolean(),
+  events: Type.Optional(SubscribedEvents('; left out: kept as they are; []: none')),
 });
 export const Webhook = Type.Object({
   baseUrl: Nullable(Type.String({ description: "the URL with its password and query values shown as `***`" })),
   enabled: Type.Boolean(),
+  events: Type.Optional(SubscribedEvents('; absent: none')),
   secret: Type.Optional(Type.String({ description: `the signing secret; ${withheld}` })),
   note: ReplayNote,
 });

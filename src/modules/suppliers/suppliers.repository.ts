@@ -37,13 +37,22 @@ export async function findWebhook(db: Kysely<DB>, supplierId: number) {
   return db.selectFrom('supplier_webhooks').selectAll().where('supplier_id', '=', supplierId).executeTakeFirst();
 }
 
-/** `baseUrl` undefined: a new webhook gets none, an existing one keeps its own. */
-export async function upsertWebhook(db: Kysely<DB>, supplierId: number, baseUrl: string | null | undefined, enabled: boolean, newSecret: string) {
+/** `baseUrl` or `events` undefined: a new webhook gets none, an existing one keeps its own. */
+export async function upsertWebhook(
+  db: Kysely<DB>,
+  supplierId: number,
+  baseUrl: string | null | undefined,
+  enabled: boolean,
+  newSecret: string,
+  events?: string[],
+) {
   return db
     .insertInto('supplier_webhooks')
-    .values({ supplier_id: supplierId, base_url: baseUrl ?? null, enabled, secret: newSecret })
-    .onConflict((oc) => oc.column('supplier_id').doUpdateSet({ ...(baseUrl === undefined ? {} : { base_url: baseUrl }), enabled, updated_at: sql`now()` }))
-    .returning(['base_url', 'enabled', 'secret'])
+    .values({ supplier_id: supplierId, base_url: baseUrl ?? null, enabled, secret: newSecret, events: events ?? [] })
+    .onConflict((oc) =>
+      oc.column('supplier_id').doUpdateSet({ ...(baseUrl === undefined ? {} : { base_url: baseUrl }), ...(events === undefined ? {} : { events }), enabled, updated_at: sql`now()` }),
+    )
+    .returning(['base_url', 'enabled', 'secret', 'events'])
     .executeTakeFirstOrThrow();
 }
 

@@ -10,6 +10,7 @@ import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { clientExists, insertClient, listClients, revokeClient, setSupplierEnabled, supplierOfClient } from '../auth/credentials.repository.ts';
 import type { LiveCredentials } from '../auth/live-credentials.ts';
 import { DEFAULT_SCOPES, OWNER_ONLY_SCOPES, isSupplierScope } from '../auth/scopes.ts';
+import type { OptInEventType } from '../webhooks/webhooks.events.ts';
 import { holdsMask, MASK, maskedUrl } from '../webhooks/webhooks.url.ts';
 import { ensureTwin, type SupplierMode } from '../sandbox/sandbox.twins.ts';
 import { guideDays, setGuideDays } from '../order-guide/order-guide.repository.ts';
@@ -123,13 +124,16 @@ export async function revokeCredentials(db: Kysely<DB>, clientId: string, live?:
  * masked like every read (../webhooks/webhooks.url.ts), and a URL still holding the mask
  * is refused: saving it would replace the real password or token with `***`.
  */
-export async function configureWebhook(db: Kysely<DB>, supplierId: number, input: { baseUrl?: string | null; enabled: boolean }) {
+export async function configureWebhook(db: Kysely<DB>, supplierId: number, input: { baseUrl?: string | null; enabled: boolean; events?: string[] }) {
   if (input.baseUrl && holdsMask(input.baseUrl)) {
     throw fieldError('VALIDATION_FAILED', '/baseUrl', `the URL holds masked parts (${MASK}) as the settings show them: send the whole URL with its password and query values, or leave baseUrl out to keep the URL as it is`);
   }
   await requireSupplier(db, supplierId);
-  const row = await repo.upsertWebhook(db, supplierId, input.baseUrl, input.enabled, newWebhookSecret());
-  return { baseUrl: maskedUrl(row.base_url), enabled: row.enabled, secret: row.secret };
+  // `events` left out keeps the subscriptions (a client that predates them cannot drop them by accident).
+  const events = input.events === undefined ? undefined : [...new Set(input.events)];
+  const row = await repo.upsertWebhook(db, supplierId, input.baseUrl, input.enabled, newWebhookSecret(), events);
+  // Opt-in events are answered only when subscribed to: a supplier that never did sees the answer it always had.
+  return { baseUrl: maskedUrl(row.base_url), enabled: row.enabled, ...(row.events.length > 0 ? { events: row.events as OptInEventType[] } : {}), secret: row.secret };
 }
 
 /**

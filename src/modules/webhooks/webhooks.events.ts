@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
-import { insertEvent, insertEventsAbout, type EventsAboutNewRows, type NewEventAbout, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
+import { insertEvent, insertEventsAbout, isSubscribed, type EventsAboutNewRows, type NewEventAbout, type NewEventRow, type RecordedEvent } from './webhooks.repository.ts';
 
 /** Every outgoing call: its `x-event-type` and the fixed path appended to the supplier's base URL (src/modules/webhooks/README.md). */
 export const WEBHOOK_EVENTS = {
@@ -13,11 +13,29 @@ export const WEBHOOK_EVENTS = {
   'order.cancelled': '/webhooks/order',
   'ticket.created': '/webhooks/support/create-ticket',
   'ticket.additional_info_received': '/webhooks/support/ticket-additional-info-received',
+  'delivery.cutoff_reached': '/webhooks/delivery/cutoff-reached',
   ping: '/webhooks/ping',
 } as const;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
-export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.cancelled', 'ticket.created', 'ticket.additional_info_received', 'ping'] as const satisfies readonly WebhookEventType[];
+export const WEBHOOK_EVENT_TYPES = [
+  'order.created',
+  'order.cancelled',
+  'ticket.created',
+  'ticket.additional_info_received',
+  'delivery.cutoff_reached',
+  'ping',
+] as const satisfies readonly WebhookEventType[];
+
+/**
+ * Events a supplier receives only when its webhook settings list them (`events`,
+ * README.md "Opt-in events"): an integration written before an event existed never sees
+ * it. Every other type goes to every supplier, as always. Later opt-in types
+ * (order.credit_hold, invoice.overdue) join this list and nothing else changes.
+ */
+export const OPT_IN_EVENT_TYPES = ['delivery.cutoff_reached'] as const satisfies readonly WebhookEventType[];
+export type OptInEventType = (typeof OPT_IN_EVENT_TYPES)[number];
+export const isOptIn = (type: string): type is OptInEventType => (OPT_IN_EVENT_TYPES as readonly string[]).includes(type);
 
 /** Attempts of a delivery: the first and the nine retries of the schedule. */
 export const MAX_ATTEMPTS = 10;
@@ -46,10 +64,17 @@ export type { NewEventAbout, RecordedEvent };
 /**
  * Records an event and its first delivery in the caller's transaction. It is sent once
  * the transaction commits and the supplier's webhook is enabled with a base URL; until
- * then it waits (a webhook configured later still receives it).
+ * then it waits (a webhook configured later still receives it). An opt-in event
+ * (OPT_IN_EVENT_TYPES) of a supplier not subscribed to it is not recorded at all (null):
+ * nothing waits to be sent, and the delivery log shows only what the supplier asked for.
  */
-export async function recordEvent(trx: Transaction<DB>, input: WebhookEventInput): Promise<RecordedEvent> {
-  return insertEvent(trx, eventRow(input));
+export async function recordEvent<T extends WebhookEventType>(
+  trx: Transaction<DB>,
+  input: WebhookEventInput<T>,
+): Promise<T extends OptInEventType ? RecordedEvent | null : RecordedEvent> {
+  type Answer = T extends OptInEventType ? RecordedEvent | null : RecordedEvent;
+  if (isOptIn(input.type) && !(await isSubscribed(trx, input.supplierId, input.type))) return null as Answer;
+  return (await insertEvent(trx, eventRow(input))) as Answer;
 }
 
 /**
@@ -76,6 +101,8 @@ export async function recordCreations(
   about: EventsAboutNewRows,
   events: NewEventAbout[],
 ): Promise<(RecordedEvent & { id: number })[]> {
+  // Every creation is sent to every supplier; an opt-in type would need the subscription check of recordEvent.
+  if (isOptIn(type)) throw new Error(`${type} is an opt-in event: record it with recordEvent`);
   return insertEventsAbout(db, { type, path: WEBHOOK_EVENTS[type], maxAttempts: MAX_ATTEMPTS }, about, events);
 }
 

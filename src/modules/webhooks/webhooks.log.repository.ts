@@ -146,7 +146,7 @@ export async function findWebhook(db: Kysely<DB>, supplierId: number) {
 export async function findWebhookSettings(db: Kysely<DB>, supplierId: number) {
   return db
     .selectFrom('supplier_webhooks')
-    .select(['base_url', 'enabled', 'previous_secret_expires_at', 'updated_at'])
+    .select(['base_url', 'enabled', 'events', 'previous_secret_expires_at', 'updated_at'])
     .where('supplier_id', '=', supplierId)
     .executeTakeFirst();
 }

@@ -3,6 +3,7 @@
 // bodies are the schemas the endpoints answer with (one schema per contract).
 import { Type, type TSchema } from 'typebox';
 import { loadConfig } from '../../config.ts';
+import { CutoffReached } from '../delivery/delivery.schemas.ts';
 import { Order as OrderBody } from '../orders/orders.schemas.ts';
 import { Ticket } from '../tickets/tickets.schemas.ts';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './webhooks.events.ts';
@@ -14,6 +15,11 @@ const EVENTS: Record<WebhookEventType, { summary: string; body: TSchema }> = {
   'order.cancelled': { summary: 'A store cancelled a pending order (`status: CANCELLED`, with `cancellation`)', body: OrderBody },
   'ticket.created': { summary: 'A store opened a support ticket', body: Ticket },
   'ticket.additional_info_received': { summary: "A store answered the supplier's request for information (its answer is the last message)", body: Ticket },
+  'delivery.cutoff_reached': {
+    summary:
+      "Opt-in (the webhook settings' `events`): a delivery zone's orders for a date closed at its cut-off; the body lists them, so the route can be picked and loaded",
+    body: CutoffReached,
+  },
   ping: { summary: 'A test call (POST /webhook/test)', body: PingBody },
 };
 

@@ -29,6 +29,17 @@ export interface NewEventRow {
  * An event and its first delivery, in one statement (kept simple: it is planned on every
  * call).
  */
+/** Whether the supplier's webhook settings list the opt-in event type (supplier_webhooks.events, migration 0034). */
+export async function isSubscribed(db: Executor, supplierId: number, type: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('supplier_webhooks')
+    .select('supplier_id')
+    .where('supplier_id', '=', supplierId)
+    .where(sql<boolean>`${type} = any(events)`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertEvent(db: Executor, r: NewEventRow): Promise<RecordedEvent> {
   const result = await sql<{ event_id: number; delivery_id: number }>`
     with e as (

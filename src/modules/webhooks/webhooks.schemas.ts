@@ -1,8 +1,15 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery, Timestamp } from '../../http/common.schemas.ts';
-import { WEBHOOK_EVENT_TYPES } from './webhooks.events.ts';
+import { OPT_IN_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './webhooks.events.ts';
 
 export const EventType = Type.Enum(WEBHOOK_EVENT_TYPES, { description: 'the `x-event-type` of the call' });
+
+/** The opt-in event types a supplier subscribed to (absent from an answer: none). */
+export const SubscribedEvents = (more = '') =>
+  Type.Array(Type.Enum(OPT_IN_EVENT_TYPES), {
+    maxItems: 50,
+    description: `opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events")${more}`,
+  });
 
 export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
 
@@ -55,6 +62,7 @@ export const PingBody = Type.Object({
 export const WebhookSettings = Type.Object({
   baseUrl: Nullable(Type.String({ description: 'the URL with its password and query values shown as `***`' })),
   enabled: Type.Boolean({ description: 'false also after the platform turned it off for failing deliveries' }),
+  events: Type.Optional(SubscribedEvents('; absent: none')),
   previousSecretExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'while set, the secret rotated out still signs beside the new one' })),
   updatedAt: Nullable(Timestamp()),
 });

@@ -9,7 +9,7 @@ import { page } from '../../lib/pagination.ts';
 import { requireSupplier } from '../suppliers/suppliers.service.ts';
 import { currentTraceparent } from '../../observability/trace-context.ts';
 import { attemptDelivery, type AttemptContext } from './webhooks.attempt.ts';
-import { MAX_ATTEMPTS, newMessageId, WEBHOOK_EVENTS, type WebhookEventType } from './webhooks.events.ts';
+import { MAX_ATTEMPTS, newMessageId, WEBHOOK_EVENTS, type OptInEventType, type WebhookEventType } from './webhooks.events.ts';
 import * as log from './webhooks.log.repository.ts';
 import * as repo from './webhooks.repository.ts';
 import type { WebhookSender } from './webhooks.sender.ts';
@@ -117,7 +117,14 @@ export async function listSupplierDeliveries(db: Kysely<DB>, supplierId: number,
 export async function webhookSettings(db: Kysely<DB>, supplierId: number, now: Date) {
   const w = await log.findWebhookSettings(db, supplierId);
   const overlap = w?.previous_secret_expires_at && w.previous_secret_expires_at > now ? w.previous_secret_expires_at : null;
-  return { baseUrl: maskedUrl(w?.base_url ?? null), enabled: w?.enabled ?? false, previousSecretExpiresAt: iso(overlap), updatedAt: iso(w?.updated_at ?? null) };
+  return {
+    baseUrl: maskedUrl(w?.base_url ?? null),
+    enabled: w?.enabled ?? false,
+    // Only when subscribed to any: a supplier that never did reads what it always read.
+    ...(w && w.events.length > 0 ? { events: w.events as OptInEventType[] } : {}),
+    previousSecretExpiresAt: iso(overlap),
+    updatedAt: iso(w?.updated_at ?? null),
+  };
 }
 
 /** An operator's read of a supplier's webhook settings names its supplier, which must exist. */
