@@ -9,10 +9,12 @@ import { fingerprint, publicTables } from './fingerprint.ts';
 import { asPerson, buildWorld, comparable, MISSING, type Person, type World } from './world.ts';
 
 interface EntityRule {
-  /** P1's identifiers for the route's one path parameter (several where the state matters). */
+  /** P1's identifiers for the route's first path parameter (several where the state matters). */
   ids: (w: World) => number[];
   /** A body the route accepts, so the request gets past validation to the lookup. */
   body?: (w: World) => unknown;
+  /** The route's other path parameters, by name: P1's own, so only the first one is foreign. */
+  rest?: (w: World) => Record<string, string | number>;
 }
 /** A path parameter that does not name a store, order or ticket (none today). */
 interface NotAnEntity {
@@ -24,6 +26,8 @@ const store = (body?: EntityRule['body']): EntityRule => ({ ids: (w) => [w.store
 const orders = (body?: EntityRule['body']): EntityRule => ({ ids: (w) => Object.values(w.orders), ...(body ? { body } : {}) });
 const tickets = (body?: EntityRule['body']): EntityRule => ({ ids: (w) => Object.values(w.tickets), ...(body ? { body } : {}) });
 const lines = (w: World) => ({ lines: [{ productInternalCode: w.codes.product, units: 1, quantity: 1 }] });
+/** A store route with a second path parameter naming P1's own entity. */
+const storeWith = (rest: EntityRule['rest'], body?: EntityRule['body']): EntityRule => ({ ...store(body), rest });
 
 /** Keyed by `METHOD url` as the route table has them. */
 const RULES: Record<string, Rule> = {
@@ -36,6 +40,11 @@ const RULES: Record<string, Rule> = {
   'GET /app/stores/:storeId/orders': store(),
   'POST /app/stores/:storeId/tickets': store(() => ({ message: 'Opened by P2' })),
   'GET /app/stores/:storeId/tickets': store(),
+  'GET /app/stores/:storeId/order-guide': store(),
+  'PUT /app/stores/:storeId/order-guide/:productInternalCode': storeWith((w) => ({ productInternalCode: w.codes.product }), () => ({ pinned: true })),
+  'POST /app/stores/:storeId/order-guide/fill': store((w) => ({ counts: [{ productInternalCode: w.codes.product, onHand: 1 }] })),
+  'POST /app/stores/:storeId/orders/:orderId/repeat': storeWith((w) => ({ orderId: w.orders.delivered })),
+  'GET /app/stores/:storeId/recommendations': store(),
   'GET /app/orders/:id': orders(),
   'POST /app/orders/:id/cancel': orders(() => ({ cancelCode: 'NEW_ORDER' })),
   'GET /app/tickets/:id': tickets(),
@@ -49,11 +58,12 @@ let requests = 0;
 
 const routeKey = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 const entityRoutes = () => t.app.guardedRoutes.filter((r) => r.auth === 'store' && r.url.includes(':'));
-const fill = (url: string, value: number) => url.replace(/:\w+/, String(value));
+const fill = (url: string, value: number, rest: Record<string, string | number> = {}) =>
+  url.replace(/:\w+/, String(value)).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(rest[name])));
 
 function send(p: Person, method: string, url: string, body?: unknown) {
   requests++;
-  return asPerson(t, p, method as 'GET' | 'POST', url, method === 'GET' ? undefined : (body ?? {}));
+  return asPerson(t, p, method as 'GET' | 'POST' | 'PUT', url, method === 'GET' ? undefined : (body ?? {}));
 }
 
 beforeAll(async () => {
@@ -72,7 +82,11 @@ describe('the store app isolation matrix', () => {
     expect(keys.length).toBeGreaterThanOrEqual(11);
     expect(keys.filter((k) => !(k in RULES)), 'store routes with a path parameter and no isolation rule').toEqual([]);
     expect(Object.keys(RULES).filter((k) => !keys.includes(k)), 'rules for routes the app no longer has').toEqual([]);
-    for (const route of entityRoutes()) expect(route.url.match(/:\w+/g), `${routeKey(route)}: one path parameter`).toHaveLength(1);
+    for (const route of entityRoutes()) {
+      const rule = RULES[routeKey(route)]!;
+      const others = 'rest' in rule && rule.rest ? Object.keys(rule.rest(w)).length : 0;
+      expect(route.url.match(/:\w+/g), `${routeKey(route)}: one path parameter, or the others given by its rule`).toHaveLength(1 + others);
+    }
   });
 
   it("answers another person's store, order and ticket exactly as a missing one, on every route, and writes nothing", async () => {
@@ -81,10 +95,11 @@ describe('the store app isolation matrix', () => {
       const rule = RULES[routeKey(route)]!;
       if ('notAnEntity' in rule) continue;
       const body = rule.body?.(w);
-      const missing = await send(w.p2, route.method, fill(route.url, MISSING.id), body);
+      const rest = rule.rest?.(w);
+      const missing = await send(w.p2, route.method, fill(route.url, MISSING.id, rest), body);
       expect(missing.statusCode, `${routeKey(route)} with a missing identifier: ${missing.body}`).toBe(404);
       for (const value of rule.ids(w)) {
-        const foreign = await send(w.p2, route.method, fill(route.url, value), body);
+        const foreign = await send(w.p2, route.method, fill(route.url, value, rest), body);
         expect(comparable(foreign, value), `${routeKey(route)} with P1's ${value}`).toEqual(comparable(missing, MISSING.id));
       }
     }
@@ -100,6 +115,16 @@ describe('the store app isolation matrix', () => {
       expect(nobody.body, url).toContain('UNKNOWN_PRODUCT');
       expect(comparable(await withCode(w.codes.product), w.codes.product), url).toEqual(comparable(nobody, MISSING.code));
     }
+    // P1's orders repeated from P2's own store S2 (same supplier): as an order nobody has.
+    const repeat = (orderId: number) => send(w.p2, 'POST', `/app/stores/${w.stores.s2}/orders/${orderId}/repeat`);
+    const repeatMissing = await repeat(MISSING.id);
+    expect(repeatMissing.statusCode, repeatMissing.body).toBe(404);
+    for (const orderId of Object.values(w.orders)) expect(comparable(await repeat(orderId), orderId)).toEqual(comparable(repeatMissing, MISSING.id));
+    // Supplier A's product in supplier C's store S3's order guide: as a product nobody has.
+    const pin = (code: string) => send(w.p2, 'PUT', `/app/stores/${w.stores.s3}/order-guide/${encodeURIComponent(code)}`, { pinned: true });
+    const pinMissing = await pin(MISSING.code);
+    expect(pinMissing.statusCode, pinMissing.body).toBe(404);
+    expect(comparable(await pin(w.codes.product), w.codes.product)).toEqual(comparable(pinMissing, MISSING.code));
     const read = await send(w.p2, 'POST', '/app/notifications/read', { ids: w.notificationIds });
     expect(read.json(), read.body).toEqual({ read: [] });
     expect(await fingerprint(t.deps.db, tables), "the database after P2 tried every route on P1's things").toEqual(before);
@@ -108,6 +133,8 @@ describe('the store app isolation matrix', () => {
   it("shows P2 only P2's own stores, orders, tickets and notifications", async () => {
     const me = (await send(w.p2, 'GET', '/app/me')).json();
     expect(me.stores.map((s: { id: number }) => s.id).sort()).toEqual([w.stores.s2, w.stores.s3].sort());
+    expect((await send(w.p2, 'GET', `/app/stores/${w.stores.s3}/recommendations`)).json()).toEqual({ data: [] });
+    expect((await send(w.p2, 'GET', `/app/stores/${w.stores.s3}/order-guide`)).json().data).toEqual([]);
     for (const url of ['/app/notifications', `/app/stores/${w.stores.s2}/orders`, `/app/stores/${w.stores.s2}/tickets`, `/app/stores/${w.stores.s3}/orders`]) {
       const res = await send(w.p2, 'GET', url);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
@@ -121,7 +148,7 @@ describe('the store app isolation matrix', () => {
       const rule = RULES[routeKey(route)]!;
       if ('notAnEntity' in rule) continue;
       for (const value of rule.ids(w)) {
-        const res = await send(w.p1, route.method, fill(route.url, value), rule.body?.(w));
+        const res = await send(w.p1, route.method, fill(route.url, value, rule.rest?.(w)), rule.body?.(w));
         // 409: the order or ticket is in a state that forbids the move, which only its owner may learn.
         expect([200, 409], `${routeKey(route)} with ${value}: ${res.body}`).toContain(res.statusCode);
       }
