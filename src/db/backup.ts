@@ -87,6 +87,9 @@ export async function backupDataDir(dataDir: string, file: string): Promise<Mani
     const manifest: Manifest = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), database: 'pglite', dump: DUMP_FILE, lastMigration, images };
     fs.writeFileSync(path.join(staging, MANIFEST), JSON.stringify(manifest, null, 2));
     const partial = `${file}.partial`;
+    // Owner-only from the first byte: the backup holds every row, secrets included.
+    fs.writeFileSync(partial, '', { mode: 0o600 });
+    fs.chmodSync(partial, 0o600);
     await tar.c({ file: partial, cwd: staging, portable: true }, [MANIFEST, DUMP_FILE]);
     if (images) await tar.r({ file: partial, cwd: dataDir, portable: true }, ['images']);
     // Renamed into place once complete: a crash never leaves a file that looks like a backup.

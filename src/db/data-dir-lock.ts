@@ -25,12 +25,34 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * DATA_DIR holds the database, whose rows are the platform's secrets and its buyers' data:
+ * the service makes it owner-only (0700) and the entry points make every file they create
+ * owner-only too (restrictNewFiles). A folder that already exists with wider rights is
+ * left as the operator made it (they may share it on purpose), with a warning at start.
+ */
+export function dataDirWarning(dir: string): string | undefined {
+  let mode: number;
+  try {
+    mode = fs.statSync(dir).mode & 0o777;
+  } catch {
+    return undefined; // not there yet: it is created 0700
+  }
+  if ((mode & 0o077) === 0) return undefined;
+  return `DATA_DIR ${dir} can be read or entered by other users of this machine (mode ${mode.toString(8)}); it holds the database: chmod 700 ${dir}`;
+}
+
+/** From now on this process creates files 0600 and folders 0700 (the database's, images, backups). */
+export function restrictNewFiles() {
+  process.umask(0o077);
+}
+
 export function lockDataDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'surtido.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
       let released = false;
       return () => {
         if (released) return;

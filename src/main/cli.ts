@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { ConfigError, developmentConveniences, loadConfig, type Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { BackupError, backupDataDir, restoreDataDir } from '../db/backup.ts';
-import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { dataDirWarning, DataDirLockedError, restrictNewFiles } from '../db/data-dir-lock.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { createDeps, openDeps, type Deps } from '../deps.ts';
 import * as suppliers from '../modules/suppliers/suppliers.service.ts';
@@ -35,6 +35,7 @@ const USAGE = `usage: surtido <command> [options]
   supplier disable|enable --supplier ID   its credentials, console sessions and stores stop (or start again)
   member add --supplier ID --email EMAIL --role owner|manager|agent|viewer
   operator add --email EMAIL          a platform operator (signs in to the console at /console)
+  operator remove --email EMAIL       no longer an operator; their console sessions end at once
   operator list
   credentials issue --supplier ID [--scopes s1,s2]
   credentials revoke --client CLIENT_ID
@@ -51,6 +52,8 @@ async function runService(config: Config, withApi: boolean, withWorker: boolean,
   const log = (msg: string) => console.error(`surtido: ${msg}`);
   // `npm start` builds the shop when its sources changed; `npm run api` serves the build there is.
   if (withApi && buildWeb) await ensureWebBuild(log).catch((error) => log(`the shop could not be built (the API runs without it): ${error instanceof Error ? error.message : error}`));
+  // After the shop's build (its files are for serving), before DATA_DIR's first file.
+  restrictNewFiles();
   // Before anything else, so the database and the app are built traced (nothing is loaded when off).
   const tracing = await startTracing(config);
   const deps = await openDeps(config, { tracing });
@@ -150,6 +153,10 @@ export async function main(argv: string[]) {
     return;
   }
   const config = loadConfig();
+  // Every command but serve (which builds the shop first) makes its files owner-only from here on.
+  if (command !== 'serve') restrictNewFiles();
+  const wide = dataDirWarning(config.dataDir);
+  if (wide) console.error(`surtido: warning: ${wide}`);
   if (command === 'backup' || command === 'restore') {
     if (config.databaseUrl) throw new ConfigError(`${command} is for the embedded database (DATA_DIR); with DATABASE_URL use pg_dump and pg_restore (docs/operations.md)`);
     if (!sub) throw new ConfigError(`usage: surtido ${command} FILE`);
@@ -187,6 +194,8 @@ export async function main(argv: string[]) {
       return withDeps(config, (d) => members.inviteMember(d.db, supplierId(values), { email: requireOption(values, 'email'), role: roleOf(values) }, `${config.publicUrl}/console/`));
     case 'operator add':
       return withDeps(config, (d) => operators.addOperator(d.db, requireOption(values, 'email')));
+    case 'operator remove':
+      return withDeps(config, (d) => operators.removeOperator(d.db, requireOption(values, 'email')));
     case 'operator list':
       return withDeps(config, (d) => operators.listOperators(d.db));
     case 'credentials issue':
