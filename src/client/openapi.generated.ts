@@ -1877,6 +1877,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "delivery.cutoff_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the webhook settings' `events`): a delivery zone's orders for a date closed at its cut-off; the body lists them, so the route can be picked and loaded
+         * @description `POST {baseUrl}/webhooks/delivery/cutoff-reached` with `x-event-type: delivery.cutoff_reached`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.delivery.cutoff_reached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -11073,6 +11093,65 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["Ticket"];
+            };
+        };
+        responses: {
+            /** @description gone: the platform disables the supplier's webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description received; any 2xx counts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other answer, or none: the attempt failed and is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.delivery.cutoff_reached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event's id: the same on every retry and redelivery; the receiver's deduplication key */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` keyed with the supplier secret (the part after `whsec_`, base64-decoded). During a secret rotation, two signatures separated by a space; either verifies. */
+                "webhook-signature": string;
+                /** @description the event type (the name of this webhook) */
+                "x-event-type": string;
+                /** @description names the platform */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the zone's internalCode */
+                    zone: string;
+                    /**
+                     * Format: calendar-date
+                     * @description the delivery date whose orders just closed
+                     */
+                    date: string;
+                    /** Format: date-time */
+                    cutoffAt: string;
+                    /** @description the orders for that zone and date, not cancelled, by id */
+                    orderIds: number[];
+                };
             };
         };
         responses: {
