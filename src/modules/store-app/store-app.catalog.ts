@@ -6,10 +6,10 @@
 // brands of those products, with their names) are computed with it.
 import type { Static } from 'typebox';
 import { page } from '../../lib/pagination.ts';
-import { loadImageViews } from '../images/images.service.ts';
+import { loadImageViews, type ImageUrls } from '../images/images.service.ts';
 import { takingPartFor } from '../pricing/pricing.engine.ts';
 import { listPrices } from '../pricelists/pricelists.service.ts';
-import type { StoreAppContext } from './store-app.context.ts';
+import { todayOf, type StoreAppContext } from './store-app.context.ts';
 import type { CatalogItem } from './store-app.schemas.ts';
 import { unavailableFrom, type StoreContext } from './store-app.pricing-context.ts';
 import * as repo from './store-app.repository.ts';
@@ -24,7 +24,9 @@ export interface CatalogFilter {
 }
 
 /** A catalogue product as cached: the answer's fields but those computed per request, plus what filtering reads. */
-type CatalogProduct = Omit<Static<typeof CatalogItem>, 'imageUrls' | 'promotions'> & {
+type CatalogProduct = Omit<Static<typeof CatalogItem>, 'imageUrls' | 'images' | 'promotions'> & {
+  /** The supplier's image URLs: only looked up, never answered (the answer has the service's versions). */
+  source: { image: string | null; images: string[] };
   /** For filters: lowercased name and code; the parent category's code. */
   folded: { name: string; code: string; parentCategory: string | null };
 };
@@ -101,8 +103,7 @@ async function computeCatalog(ctx: StoreAppContext, supplierId: number, priceLis
       description: r.description,
       brandInternalCode: r.brand_code,
       categoryInternalCode: r.category_code,
-      image: r.image,
-      images: r.images,
+      source: { image: r.image, images: r.images },
       sizes: [...(sizesById.get(r.id) ?? [])]
         .sort((a, b) => a.units - b.units)
         .filter((p) => !isUnavailable(r.internal_code, p.units))
@@ -129,6 +130,17 @@ async function catalogOf(ctx: StoreAppContext, store: StoreContext): Promise<Cat
   return ctx.cache.get(key, () => computeCatalog(ctx, supplierId, priceList.id, groupers.stockGrouperId));
 }
 
+/** The stored versions of these URLs, in their order; an image not stored (yet) is left out. */
+function storedVersions(urls: string[], view: (url: string) => { imageUrls: ImageUrls | null }): ImageUrls[] {
+  if (urls.length === 0) return [];
+  const stored: ImageUrls[] = [];
+  for (const url of urls) {
+    const versions = view(url).imageUrls;
+    if (versions) stored.push(versions);
+  }
+  return stored;
+}
+
 export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, filter: CatalogFilter) {
   const supplierId = store.store.supplier_id;
   const [catalog, promotions] = await Promise.all([catalogOf(ctx, store), inForce(ctx, supplierId)]);
@@ -140,9 +152,10 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
   const shown = filtered.slice(from, from + filter.take);
   // The service's versions of the page's images: read per page, never kept, because the
   // image worker makes them ready on its own time (one query by URL; none without images).
-  const image = await loadImageViews(ctx.db, supplierId, shown.map((p) => p.image), ctx.publicUrl);
+  // Only stored versions are answered, never the supplier's URL (README, "Images").
+  const image = await loadImageViews(ctx.db, supplierId, shown.flatMap((p) => [p.source.image, ...p.source.images]), ctx.publicUrl);
   // Only the promotions naming the page's products are looked at, never all in force.
-  const takesPart = takingPartFor({ today: ctx.today, groupers: store.supplierGroupers, store: store.pricingStore });
+  const takesPart = takingPartFor({ today: await todayOf(ctx, supplierId), groupers: store.supplierGroupers, store: store.pricingStore });
   // Each item is written field by field: copying a cached product with a rest pattern
   // (`{ folded, ...p }`) took V8's slow generic path and left objects the serializer read
   // slowly; writing the fields doubled the page's throughput (docs/benchmarks.md, store
@@ -154,9 +167,8 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
     description: p.description,
     brandInternalCode: p.brandInternalCode,
     categoryInternalCode: p.categoryInternalCode,
-    image: p.image,
-    imageUrls: image(p.image).imageUrls,
-    images: p.images,
+    imageUrls: image(p.source.image).imageUrls,
+    images: storedVersions(p.source.images, image),
     sizes: p.sizes,
     promotions: (promotions.byProduct.get(p.internalCode) ?? []).filter(takesPart).map((x) => promotions.shown.get(x)!),
   }));

@@ -54,9 +54,11 @@ export const CatalogItem = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]),
   brandInternalCode: Type.String(),
   categoryInternalCode: Type.String(),
-  image: Type.Union([Type.String(), Type.Null()]),
-  imageUrls: Type.Union([ImageUrls, Type.Null()], { description: "the service's versions of `image` once its image worker made them (null until then, or without an image)" }),
-  images: Type.Array(Type.String()),
+  // Never the supplier's own image URLs: a buyer's browser loads only what the service stored (README).
+  imageUrls: Type.Union([ImageUrls, Type.Null()], {
+    description: "the service's versions of the product's image once its image worker stored them; null until then, when the download was refused or failed, or without an image",
+  }),
+  images: Type.Array(ImageUrls, { description: "the service's versions of the product's other images that are stored, in the supplier's order (the others are left out)" }),
   sizes: Type.Array(Type.Object({ units: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), price: Type.Number() })),
   promotions: Type.Array(CatalogPromotion),
 });

@@ -28,7 +28,7 @@ function ProductImage({ item }: { item: CatalogItem }) {
       />
     );
   }
-  if (item.image) return <img src={item.image} width={160} height={160} alt={item.name} loading="lazy" decoding="async" />;
+  // Never the supplier's own URL (the catalog has none): an image not stored is the placeholder.
   return (
     <div className="noimg" role="img" aria-label={`${item.name}: ${t('catalog.noImage')}`}>
       {item.name.slice(0, 1)}
