@@ -10,6 +10,9 @@
 // - The console's API routes (/console/auth/*, /console/me, /console/session) share the
 //   prefix: Fastify prefers a route's static path to this wildcard, so those stay the
 //   API's, and the console has no page at those paths.
+// - Every answer here (pages, assets, a missing file, "not built yet") carries the apps'
+//   Content-Security-Policy and `X-Content-Type-Options: nosniff` (webAppPolicy below;
+//   docs/security.md, "The web apps' headers").
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -59,10 +62,41 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile) {
   const accepts = String(request.headers['accept-encoding'] ?? '');
   reply.header('content-type', file.type).header('vary', 'accept-encoding');
   reply.header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-  reply.header('x-content-type-options', 'nosniff');
   if (file.br && /\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(file.br);
   if (file.gz && /\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(file.gz);
   return reply.send(file.raw);
+}
+
+/**
+ * The apps' Content-Security-Policy. Their builds hold no inline script or style (the
+ * pages load /<app>/assets/* only; test/hardening/web-headers.test.ts reads the real
+ * build), so nothing needs 'unsafe-inline', a hash or a nonce. They call the service only
+ * on their own origin; images are the service's own (`/images/...`, addressed from
+ * PUBLIC_URL, whose origin is allowed too: behind a proxy it may not be the page's), never
+ * a supplier's URL (src/modules/store-app/README.md). No page may be framed (clickjacking).
+ */
+export function webAppPolicy(publicUrl: string): string {
+  let images = "'self'";
+  try {
+    const origin = new URL(publicUrl).origin;
+    if (origin !== 'null') images += ` ${origin}`;
+  } catch {
+    // config.ts checks PUBLIC_URL; an unusable one adds nothing.
+  }
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${images}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 /** The apps served, each from its folder of the build. */
@@ -70,8 +104,9 @@ export const WEB_APP_NAMES = ['shop', 'console'] as const;
 export type WebAppName = (typeof WEB_APP_NAMES)[number];
 
 export const webRoutes =
-  (_deps: Deps, buildDir?: string): FastifyPluginAsync =>
+  (deps: Deps, buildDir?: string): FastifyPluginAsync =>
   async (app) => {
+    const policy = webAppPolicy(deps.config.publicUrl);
     const loaded = new Map<WebAppName, Map<string, StaticFile>>();
     const load = (name: WebAppName) => {
       const cached = loaded.get(name);
@@ -93,6 +128,7 @@ export const webRoutes =
     for (const name of WEB_APP_NAMES) {
       app.get(`/${name}`, { config, schema }, async (_request, reply) => reply.redirect(`/${name}/`, 301));
       app.get(`/${name}/*`, { config, schema }, async (request, reply) => {
+        reply.header('content-security-policy', policy).header('x-content-type-options', 'nosniff');
         const built = load(name);
         if (!built) return sendProblem(reply, 503, 'SERVICE_UNAVAILABLE', `the ${name} is not built yet: run npm run build:web (npm start builds it)`);
         const wanted = (request.params as { '*': string })['*'];
