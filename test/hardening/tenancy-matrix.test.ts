@@ -23,7 +23,7 @@ interface EntityRule {
   /** A body the route accepts, so the request gets past validation to the lookup. */
   body?: (w: World) => unknown;
 }
-/** A path parameter that does not name an entity of the caller's (none today). */
+/** A path parameter that does not name an entity of the caller's (an upsert by code: PUT /deliveryzone/{code}). */
 interface NotAnEntity {
   notAnEntity: string;
 }
@@ -60,6 +60,11 @@ const RULES: Record<string, Rule> = {
   'POST /store/:code/cart': code((w) => [w.codes.store1], (w) => ({ lines: [{ productInternalCode: w.codes.product, units: 1, quantity: 1 }] })),
   'POST /store/:code/add/user': code((w) => [w.codes.store1], () => ({ users: [{ email: 'intruder@example.com' }] })),
   'POST /store/:code/remove/user': code((w) => [w.codes.store1], (w) => ({ users: [{ email: w.p1.email }] })),
+  'GET /store/:code/delivery-options': code((w) => [w.codes.store1, w.codes.store2]),
+  'GET /deliveryzone/:code': code((w) => [w.codes.deliveryZone]),
+  // An upsert: the code names the caller's own zone, created or replaced (B's PUT with A's
+  // code writes B's own zone and leaves A's as it was: test/delivery/delivery.test.ts).
+  'PUT /deliveryzone/:code': { notAnEntity: "the caller's own zone, created or replaced" },
   'PUT /promotion/:code/status': code((w) => [w.codes.promotion], () => ({ enabled: false })),
   'GET /promotion/:code': code((w) => [w.codes.promotion]),
   'GET /recommendation/:code': code((w) => [w.codes.recommendation]),

@@ -35,6 +35,8 @@ export interface World {
     stockGrouper: string;
     store1: string;
     store2: string;
+    /** S2's delivery zone. */
+    deliveryZone: string;
   };
   /** P1's orders at S1, one in each state a supplier operation starts from. */
   orders: { pending: number; confirmed: number; delivered: number; cancelled: number };
@@ -90,6 +92,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     stockGrouper: 'ALPHA-W',
     store1: 'ALPHA-S1',
     store2: 'ALPHA-S2',
+    deliveryZone: 'ALPHA-Z',
   };
   ok(await as(t, a, 'PUT', '/category', { internalCode: codes.category, name: 'ALPHA category' }));
   ok(await as(t, a, 'PUT', '/subcategory', { internalCode: codes.subcategory, name: 'ALPHA subcategory', parentCategoryInternalCode: codes.category }));
@@ -101,6 +104,9 @@ export async function buildWorld(t: TestApp): Promise<World> {
   ok(await as(t, a, 'POST', '/grouper/promotion', { internalCode: codes.promotionGrouper, name: 'ALPHA segment' }));
   ok(await as(t, a, 'POST', '/grouper/stock', { internalCode: codes.stockGrouper, name: 'ALPHA warehouse' }));
   const address = { street: 'Calle 1', city: 'Bogotá', default: true };
+  // Every day, so S2 always has delivery options; S1 has no zone (its orders below take no date).
+  const everyDay = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, cutoff: { daysBefore: 1, time: '18:00' } }));
+  ok(await as(t, a, 'PUT', `/deliveryzone/${codes.deliveryZone}`, { name: 'ALPHA zone', timezone: 'America/Bogota', days: everyDay }));
   const batchId = await batch(t, a, '/batch/store', {
     upsert: [codes.store1, codes.store2].map((internalCode) => ({
       internalCode,
@@ -108,6 +114,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
       priceListCode: codes.priceList,
       promotionGrouperCodes: [codes.promotionGrouper],
       addresses: [address],
+      ...(internalCode === codes.store2 ? { deliveryZoneCode: codes.deliveryZone } : {}),
     })),
   });
   await batch(t, a, '/batch/pricelist', { upsert: { products: [{ priceListInternalCode: codes.priceList, productInternalCode: codes.product, units: 1, price: 1000 }] } });
