@@ -289,6 +289,7 @@ const settings = {
       doc: 'days `Idempotency-Key` records are kept (at least 2: a key answers replays for 24 hours)',
     }),
     signInCodeDays: int({ name: 'SIGN_IN_CODE_RETENTION_DAYS', default: 7, doc: 'days sign-in codes are kept after they expire (used or not); `0` for ever' }),
+    sessionDays: int({ name: 'SESSION_RETENTION_DAYS', default: 7, doc: 'days console and store-user sessions are kept after they end (expired or signed out); `0` for ever' }),
     imageDays: int({
       name: 'IMAGE_RETENTION_DAYS',
       default: 7,

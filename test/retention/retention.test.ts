@@ -148,6 +148,18 @@ beforeAll(async () => {
     await q(sql`insert into message_attempts (message_id, attempt, channel, ok, duration_ms) values (${row.rows[0]!.id}, 1, 'email', true, 3)`);
   }
 
+  // Sessions: ended more than 7 days ago (signed out, expired) go; live ones and recently ended ones stay.
+  await q(sql`insert into console_sessions (id, email, expires_at, ends_at, revoked_at) values
+              ('c-signed-out', 'a@x.test', now() + interval '1 hour', now() + interval '1 hour', ${ago('8 days')}),
+              ('c-expired', 'a@x.test', ${ago('8 days')}, ${ago('8 days')}, null),
+              ('c-recent', 'a@x.test', ${ago('1 day')}, ${ago('1 day')}, null),
+              ('c-live', 'a@x.test', now() + interval '1 hour', now() + interval '1 hour', null)`);
+  const person = (await sql<{ id: number }>`insert into people (phone) values ('+570000000999') returning id`.execute(t.deps.db)).rows[0]!.id;
+  await q(sql`insert into store_sessions (id, person_id, expires_at, revoked_at) values
+              ('s-ended', ${person}, now() + interval '1 day', ${ago('8 days')}),
+              ('s-expired', ${person}, ${ago('9 days')}, null),
+              ('s-recent', ${person}, now() + interval '1 day', ${ago('1 day')}),
+              ('s-live', ${person}, now() + interval '1 day', null)`);
   await q(sql`insert into audit_entries (at, supplier_id, actor_kind, actor_id, operation, entity) values
               (${ago('400 days')}, ${supplierId}, 'operator', 'admin', 'PUT /x', 'old'),
               (${ago('366 days')}, null, 'operator', 'admin', 'PUT /x', 'old')`);
@@ -173,6 +185,8 @@ describe('the retention job', () => {
       'webhook events': 1,
       'idempotency keys': 2,
       'sign-in codes': 2,
+      'console sessions': 2,
+      'store sessions': 2,
       images: 3,
       'audit entries': 2,
       messages: 2,
@@ -197,6 +211,8 @@ describe('the retention job', () => {
     expect(await ids(sql`select id as k from webhook_events`)).toEqual([events.stillPending, events.recent].sort());
     expect(await ids(sql`select key as k from idempotency_keys`)).toEqual(['new']);
     expect(await ids(sql`select identifier as k from sign_in_codes`)).toEqual(['live', 'recent']);
+    expect(await ids(sql`select id as k from console_sessions`)).toEqual(['c-live', 'c-recent']);
+    expect(await ids(sql`select id as k from store_sessions`)).toEqual(['s-live', 's-recent']);
     expect(await ids(sql`select url as k from images`)).toEqual(['https://img.test/gallery.jpg', 'https://img.test/kept.jpg', 'https://img.test/recent.jpg']);
     expect(await fileExists('gonehash/original.jpg')).toBe(false);
     expect(await fileExists('gonehash/480.webp')).toBe(false);

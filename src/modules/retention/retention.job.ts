@@ -37,6 +37,8 @@ export const retentionKinds: RetentionKind[] = [
   { name: 'webhook events', days: (c) => c.retention.webhookDays, sweep: ({ db }, days, limit) => repo.deleteOrphanEvents(db, days, limit) },
   { name: 'idempotency keys', days: (c) => c.retention.idempotencyDays, sweep: ({ db }, days, limit) => repo.deleteOldIdempotencyKeys(db, days, limit) },
   { name: 'sign-in codes', days: (c) => c.retention.signInCodeDays, sweep: ({ db }, days, limit) => repo.deleteExpiredSignInCodes(db, days, limit) },
+  { name: 'console sessions', days: (c) => c.retention.sessionDays, sweep: ({ db }, days, limit) => repo.deleteEndedConsoleSessions(db, days, limit) },
+  { name: 'store sessions', days: (c) => c.retention.sessionDays, sweep: ({ db }, days, limit) => repo.deleteEndedStoreSessions(db, days, limit) },
   { name: 'images', days: (c) => c.retention.imageDays, sweep: sweepImages },
   { name: 'audit entries', days: (c) => c.retention.auditDays, sweep: ({ db }, days, limit) => repo.deleteOldAuditEntries(db, days, limit) },
   { name: 'messages', days: (c) => c.retention.messageDays, sweep: ({ db }, days, limit) => repo.deleteFinishedMessages(db, days, limit) },

@@ -143,6 +143,20 @@ export async function deleteExpiredSignInCodes(db: Kysely<DB>, days: number, lim
       select id from sign_in_codes where expires_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
 }
 
+/** Console sessions that ended (signed out, or past their idle or last deadline) more than `days` ago. */
+export async function deleteEndedConsoleSessions(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from console_sessions where id in (
+      select id from console_sessions where least(coalesce(revoked_at, expires_at), expires_at) < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
+/** Store-user sessions that ended (signed out, ended by an operator, or expired) more than `days` ago. */
+export async function deleteEndedStoreSessions(db: Kysely<DB>, days: number, limit: number) {
+  return deleted(db, sql`
+    delete from store_sessions where id in (
+      select id from store_sessions where least(coalesce(revoked_at, expires_at), expires_at) < ${cutoff(days)} limit ${limit} for update skip locked)`);
+}
+
 export async function deleteOldAuditEntries(db: Kysely<DB>, days: number, limit: number) {
   return deleted(db, sql`
     delete from audit_entries where id in (
