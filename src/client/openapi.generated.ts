@@ -1795,6 +1795,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox's time (test mode only)
+         * @description Scope: `supplier/catalog.read`.
+         */
+        get: operations["getSandboxClock"];
+        /**
+         * Move the sandbox's time forward (test mode only): promotions, prices, order and ticket times follow it; live time never moves
+         * @description Scope: `supplier/catalog.write`.
+         */
+        put: operations["putSandboxClock"];
+        post?: never;
+        /**
+         * Back to real time (test mode only)
+         * @description Scope: `supplier/catalog.write`.
+         */
+        delete: operations["deleteSandboxClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "order.created": {
@@ -2615,8 +2643,41 @@ export interface components {
             total: number;
             minimumOrder: {
                 amount: number;
+                /** @description `amount` minus this cart and `alreadyOrdered` */
                 missing: number;
+                /** @description hard: an order below the minimum is refused; soft: it is taken, the cart warns; fee: it is taken and charged `fee` */
+                mode?: "hard" | "soft" | "fee";
+                /** @description mode fee: what an order placed now is charged (its `deliveryFee`) */
+                fee?: number;
+                /** @description the store's other orders for the same delivery date (after discounts, not cancelled), counted with this cart; left out when none */
+                alreadyOrdered?: number;
             } | null;
+            /** @description present when a product of the cart has a case rule (empty: every rule is met); by product code, then BELOW, ABOVE, NOT_A_MULTIPLE */
+            violations?: ({
+                /** @constant */
+                code: "BELOW_MINIMUM_UNITS";
+                productInternalCode: string;
+                /** @description the product's units in the cart: quantity × units over its priced lines */
+                orderedUnits: number;
+                /** @description the fewest units of the product an order may hold */
+                minUnits: number;
+            } | {
+                /** @constant */
+                code: "ABOVE_MAXIMUM_UNITS";
+                productInternalCode: string;
+                /** @description the product's units in the cart: quantity × units over its priced lines */
+                orderedUnits: number;
+                /** @description the most units of the product an order may hold */
+                maxUnits: number;
+            } | {
+                /** @constant */
+                code: "NOT_A_MULTIPLE";
+                productInternalCode: string;
+                /** @description the product's units in the cart: quantity × units over its priced lines */
+                orderedUnits: number;
+                /** @description the product is sold by the case of this many units */
+                multiple: number;
+            })[];
             /** @description the preview's additions; each list sorted by `promoInternalCode` */
             hints: {
                 nextTiers: {
@@ -2733,6 +2794,9 @@ export interface components {
             };
             subtotal: number;
             discountTotal: number;
+            /** @description only on an order charged a fee for staying below its delivery zone's minimum (mode fee); included in `total` */
+            deliveryFee?: number;
+            /** @description `subtotal − discountTotal`, plus `deliveryFee` when the order has one */
             total: number;
             deliveryDate: string | null;
             /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
@@ -10900,6 +10964,181 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                        /** @description false: real time */
+                        moved: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description the sandbox's new time (RFC 3339, with its offset), not before its current one
+                     */
+                    now: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                        /** @description false: real time */
+                        moved: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        now: string;
+                        /** @description false: real time */
+                        moved: boolean;
+                    };
                 };
             };
             /** @description problem details */
