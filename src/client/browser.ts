@@ -12,7 +12,7 @@ import type { RetryOptions } from './transport.ts';
 export { SurtidoApiError, SurtidoNetworkError, type FieldProblem, type Problem } from './errors.ts';
 export type { components, paths } from './openapi.app.generated.ts';
 
-type Method = 'get' | 'put' | 'post';
+type Method = 'get' | 'put' | 'post' | 'delete';
 /** The store app's paths: `/app/...`. */
 export type AppPath = keyof paths;
 export type AppPathsWith<M extends Method> = { [P in AppPath]: paths[P][M] extends undefined ? never : P }[AppPath];
@@ -41,6 +41,8 @@ export interface StoreAppClient {
   post<P extends AppPathsWith<'post'>>(path: P, ...init: InitArgs<Init<P, 'post'>>): Promise<ResponseData<P, 'post'>>;
   /** A replacing write (the person's preferences). */
   put<P extends AppPathsWith<'put'>>(path: P, ...init: InitArgs<Init<P, 'put'>>): Promise<ResponseData<P, 'put'>>;
+  /** An ending (signing out: DELETE /app/session). */
+  delete<P extends AppPathsWith<'delete'>>(path: P, ...init: InitArgs<Init<P, 'delete'>>): Promise<ResponseData<P, 'delete'>>;
 }
 
 export function createStoreAppClient(options: StoreAppClientOptions): StoreAppClient {
@@ -50,5 +52,6 @@ export function createStoreAppClient(options: StoreAppClientOptions): StoreAppCl
     get: (path, ...init) => call('GET', path, init[0]),
     post: (path, ...init) => call('POST', path, init[0]),
     put: (path, ...init) => call('PUT', path, init[0]),
+    delete: (path, ...init) => call('DELETE', path, init[0]),
   };
 }

@@ -164,9 +164,14 @@ run('the store app in a browser', () => {
     expect((await as(shop.t, shop.supplier, 'GET', `/support/ticket/${ticketId}`)).json().status).toBe('IN_PROGRESS');
     await expect.poll(() => shop.webhooks.some((w) => w.type === 'ticket.additional_info_received'), { timeout: 20_000 }).toBe(true);
 
-    // Signing out clears what the phone kept.
+    // Signing out ends the session on the service and clears what the phone kept: the
+    // token, copied before, no longer opens /app.
+    const token = await page.evaluate(() => localStorage.getItem('surtido.shop.token'));
+    const me = () => shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).statusCode).toBe(200);
     await page.getByRole('button', { name: 'Salir' }).click();
     await page.waitForURL('**/shop/sign-in');
+    expect((await me()).statusCode).toBe(401);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('surtido.shop.') && k !== 'surtido.shop.language'))).toEqual([]);
     await context.close();
   }, 300_000);

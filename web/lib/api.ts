@@ -11,6 +11,16 @@ export const client = createStoreAppClient({
   onUnauthorized: () => void session.signOut(),
 });
 
+/**
+ * Signing out ends the session on the service (DELETE /app/session), so the token stops
+ * working even where a copy of it survives; the phone forgets everything whatever the
+ * answer (offline, the session ends on its own when the token expires).
+ */
+export async function signOut() {
+  if (session.get().token) await client.delete('/app/session').catch(() => undefined);
+  await session.signOut();
+}
+
 export type Me = ResponseData<'/app/me', 'get'>;
 export type CatalogPage = ResponseData<'/app/stores/{storeId}/catalog', 'get'>;
 export type CatalogItem = CatalogPage['data'][number];

@@ -1,8 +1,8 @@
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { chooseLanguage, useMe, useUnreadCount } from '../../lib/api.ts';
+import { chooseLanguage, signOut, useMe, useUnreadCount } from '../../lib/api.ts';
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../lib/i18n.ts';
 import { countPackages } from '../../lib/cart-state.ts';
-import { session, useCart, useSession } from '../../lib/session.ts';
+import { useCart, useSession } from '../../lib/session.ts';
 import { useT } from '../i18n.tsx';
 import { OfflineBanner } from './states.tsx';
 
@@ -88,7 +88,7 @@ export function Layout() {
         {!bare && storeId !== undefined && <StoreName storeId={storeId} />}
         <LanguageSwitch />
         {!bare && (
-          <button type="button" className="link" onClick={() => void session.signOut()}>
+          <button type="button" className="link" onClick={() => void signOut()}>
             {t('signout')}
           </button>
         )}
