@@ -6,6 +6,7 @@
 // kept in parts, so the failed rows can be listed and given back as a file to fix.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -23,6 +24,13 @@ import * as repo from './imports.repository.ts';
 
 /** Rows per part: what one read of a failed row's original parses at most. */
 export const PART_ROWS = 1000;
+
+/**
+ * Rows read between two turns of the event loop. Parsing and checking rows is all
+ * synchronous work between the database's answers (a request's 50,000 rows), which would
+ * keep every other request of the process, health checks too, waiting that long.
+ */
+const ROWS_PER_TURN = 1000;
 
 /** Bytes of a refused row's text kept at most (README: a failures page stays small). */
 export const REFUSED_ROW_BYTES = 1024;
@@ -246,10 +254,11 @@ export async function storeImport(db: Kysely<DB>, limits: BatchLimits, upload: U
 
     try {
       for await (const row of file.rows) {
-        counts.rowsRead++;
+        if (++counts.rowsRead % ROWS_PER_TURN === 0) await nextTurn();
         let problems = row.error || !row.node ? [row.error ?? { code: 'INVALID_ROW', message: 'not an item' }] : checkItem(upload.batchKind, row.node, row.item);
-        // The item is fine, but the row as read (kept to give it back) holds what no column can store.
-        if (problems.length === 0) problems = unstorableProblems(row.original);
+        // The item is fine, but the row as read (kept to give it back) holds what no column can
+        // store. Only JSON's escapes can write it: a CSV's cells come from bytes with no NUL, as UTF-8.
+        if (problems.length === 0 && upload.format === 'jsonl') problems = unstorableProblems(row.original);
         if (problems.length > 0) {
           counts.refused++;
           refused.push(refusedRow(row, problems, upload.delimiter));
