@@ -11,7 +11,7 @@ import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
 import { addOperator } from '../../src/modules/console/console.service.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/app.ts';
-import { axeViolations, freePort, launchChromium, startImageHost } from './harness.ts';
+import { axeViolations, freePort, launchChromium, startImageHost, watchPolicy } from './harness.ts';
 
 export const OPERATOR = 'operaciones@surtido.test';
 export const DESKTOP = { width: 1280, height: 860 };
@@ -77,7 +77,8 @@ export async function startConsole(options: { images?: boolean } = {}): Promise<
     imageBase: imageHost ? `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}` : undefined,
     async desktop(locale = 'es-CO', viewport = DESKTOP) {
       // The platform's timezone: the overview's "today" is the browser's calendar day.
-      const context = await browser.newContext({ viewport, locale, baseURL: baseUrl, bypassCSP: true, timezoneId: t.deps.config.timezone });
+      // The service's Content-Security-Policy is on, as in a member's browser.
+      const context = watchPolicy(await browser.newContext({ viewport, locale, baseURL: baseUrl, timezoneId: t.deps.config.timezone }));
       if (process.env.E2E_TRACE) {
         context.on('page', (page) => {
           page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));

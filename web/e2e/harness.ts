@@ -3,7 +3,8 @@
 // build, the demo catalog loaded through the supplier API with its pictures (drawn by a
 // local image host and made into the service's versions by the image worker), a webhook
 // receiver that verifies signatures, and Debian's Chromium driven by playwright-core at a
-// phone's size.
+// phone's size, with the service's Content-Security-Policy on (watchPolicy).
+import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
@@ -121,7 +122,8 @@ export async function startShop(): Promise<Shop> {
     browser,
     webhooks,
     async phone(locale, viewport = PHONE.viewport) {
-      const context = await browser.newContext({ ...PHONE, viewport, locale, baseURL: baseUrl, bypassCSP: true });
+      // The service's Content-Security-Policy is on, as in a buyer's browser.
+      const context = watchPolicy(await browser.newContext({ ...PHONE, viewport, locale, baseURL: baseUrl }));
       if (process.env.E2E_TRACE) {
         context.on('page', (page) => {
           page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
@@ -148,18 +150,43 @@ export async function signInCode(shop: Shop, to: string): Promise<string> {
 }
 
 const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** axe-core in the page: the serious and critical violations (an empty list passes). */
+/** What Chromium reported breaking the Content-Security-Policy in each watched context's pages. */
+const policyViolations = new WeakMap<BrowserContext, string[]>();
+
+/**
+ * Keeps the Content-Security-Policy violations of the context's pages (Chromium reports
+ * each as a console error): axeViolations lists them, so every accessibility check of a
+ * page also checks that nothing the apps need was blocked.
+ */
+export function watchPolicy(context: BrowserContext): BrowserContext {
+  const seen: string[] = [];
+  policyViolations.set(context, seen);
+  context.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) seen.push(m.text());
+  });
+  return context;
+}
+
+/**
+ * axe-core in the page: the serious and critical violations, and the Content-Security-Policy
+ * violations of the page's context (watchPolicy); an empty list passes.
+ */
 export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  // Evaluated through the browser's protocol, which the page's policy does not govern (a
+  // <script> tag of it would be refused: the apps allow scripts from the service only).
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return [
+    ...result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ...(policyViolations.get(page.context()) ?? []).map((text) => `content-security-policy: ${text}`),
+  ];
 }
 
 export { DEMO_USER };
