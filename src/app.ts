@@ -3,6 +3,7 @@
 import { memberRoutes } from './modules/members/members.routes.ts';
 import { consoleRoutes } from './modules/console/console.routes.ts';
 import { importRoutes } from './modules/imports/imports.routes.ts';
+import { sandboxRoutes } from './modules/sandbox/sandbox.routes.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { apiDocument } from './api-document.ts';
@@ -142,6 +143,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(memberRoutes(deps));
   await app.register(consoleRoutes(deps));
   await app.register(importRoutes(deps));
+  await app.register(sandboxRoutes(deps));
   await app.register(webRoutes(deps, options.webBuildDir));
   if (deps.config.demoSupplier && deps.config.env === 'development') await app.register(demoImageRoutes);
   return app;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import type { DB } from './db/types.ts';
-import { systemClock, type Clock } from './lib/clock.ts';
+import { systemClock, type Clock, type SupplierClocks } from './lib/clock.ts';
 import type { AuditLog } from './http/audit.ts';
 import type { ConsoleAuthenticator, SupplierAuthenticator } from './http/auth.ts';
 import { auditLog } from './modules/audit/audit.repository.ts';
@@ -18,6 +18,7 @@ import { createNotifier } from './modules/messages/messages.channels.ts';
 import { createStoreTokenIssuer, type StoreTokenIssuer } from './modules/store-app/store-app.tokens.ts';
 import { createConsoleAuthenticator, createConsoleTokens, type ConsoleTokens } from './modules/console/console.service.ts';
 import { liveStoreSession } from './modules/store-app/store-app.sessions.repository.ts';
+import { TwinClocks } from './modules/sandbox/sandbox.clocks.ts';
 import { BATCH_KINDS } from './batch-kinds.ts';
 import { BatchRegistry } from './modules/batch/batch.kinds.ts';
 import { WebhookSender } from './modules/webhooks/webhooks.sender.ts';
@@ -52,6 +53,12 @@ export interface Deps {
   readonly webhookSender: WebhookSender;
   readonly batches: BatchRegistry;
   readonly clock: Clock;
+  /**
+   * The time as each supplier's business rules see it (src/lib/clock.ts): `clock` for a live
+   * supplier, a test twin's moved time in the sandbox (src/modules/sandbox). Tokens, leases
+   * and webhook retries keep `clock`.
+   */
+  readonly clocks: SupplierClocks & { forget(): void };
   /**
    * Wakes this process's loops of one queue (every queue when none is named): new work was
    * accepted. Other processes find it by polling. Naming the queue matters under load: a
@@ -89,6 +96,8 @@ export async function createDeps(config: Config, database: Database, options: De
   };
   const storeCache = new StoreCache(() => Date.now(), config.storeCacheTtlMs);
   await storeCache.start(database);
+  const clocks = new TwinClocks(database.db, clock);
+  await clocks.start(database);
   const tokens = createTokenIssuer(secret, config.tokenTtlSeconds, () => clock.now());
   const consoleTokens = createConsoleTokens(secret, () => clock.now());
   return {
@@ -111,6 +120,7 @@ export async function createDeps(config: Config, database: Database, options: De
     webhookSender,
     batches: batchRegistry(),
     clock,
+    clocks,
     workAccepted,
     onWorkAccepted: (queue, listener) => listeners.get(queue)!.push(listener),
     metrics,
@@ -118,6 +128,7 @@ export async function createDeps(config: Config, database: Database, options: De
     close: async () => {
       await liveCredentials.close();
       await storeCache.close();
+      await clocks.close();
       await webhookSender.close();
       await database.close();
     },

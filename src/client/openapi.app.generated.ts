@@ -558,6 +558,12 @@ export interface components {
                 name: string;
                 default?: boolean;
             }[];
+            /** @description the fewest units of the product an order may hold (left out: no rule) */
+            minUnits?: number;
+            /** @description the most units of the product an order may hold (left out: no rule) */
+            maxUnits?: number;
+            /** @description sold by the case of this many units: an order holds a multiple of it (left out: no rule) */
+            multiple?: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -580,6 +586,9 @@ export interface components {
                 name: string;
                 default?: boolean;
             }[];
+            minUnits?: number | null;
+            maxUnits?: number | null;
+            multiple?: number | null;
         };
         Brand: {
             internalCode: string;
@@ -1310,6 +1319,19 @@ export interface components {
             deliveryDate: string | null;
             /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
             afterCutoff?: boolean;
+            /** @description how the store pays the order */
+            paymentMethod?: "CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT";
+            /** @description from the invoices that name the order: none yet, none paid, some paid, all paid */
+            paymentStatus?: "NOT_INVOICED" | "INVOICED" | "PARTIALLY_PAID" | "PAID";
+            /** @description an order on credit sent for approval: PENDING until the supplier releases it (PUT /order/{id}/release) or cancels it */
+            creditHold?: {
+                reason: "CREDIT_LIMIT_EXCEEDED" | "OVERDUE_INVOICES";
+                detail: string;
+                /** @description CREDIT_LIMIT_EXCEEDED: what the order lacked of the available credit */
+                shortfall?: number;
+                /** Format: date-time */
+                at: string;
+            };
             notes: string | null;
             cancellation: {
                 code: string;
@@ -1489,7 +1511,7 @@ export interface components {
              * @description the `x-event-type` of the call
              * @enum {unknown}
              */
-            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
+            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue" | "ping";
             /** @description appended to the supplier's base URL */
             path: string;
             status: "pending" | "delivered" | "failed";

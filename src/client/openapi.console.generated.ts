@@ -2306,6 +2306,12 @@ export interface components {
                 name: string;
                 default?: boolean;
             }[];
+            /** @description the fewest units of the product an order may hold (left out: no rule) */
+            minUnits?: number;
+            /** @description the most units of the product an order may hold (left out: no rule) */
+            maxUnits?: number;
+            /** @description sold by the case of this many units: an order holds a multiple of it (left out: no rule) */
+            multiple?: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2328,6 +2334,9 @@ export interface components {
                 name: string;
                 default?: boolean;
             }[];
+            minUnits?: number | null;
+            maxUnits?: number | null;
+            multiple?: number | null;
         };
         Brand: {
             internalCode: string;
@@ -3058,6 +3067,19 @@ export interface components {
             deliveryDate: string | null;
             /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
             afterCutoff?: boolean;
+            /** @description how the store pays the order */
+            paymentMethod?: "CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT";
+            /** @description from the invoices that name the order: none yet, none paid, some paid, all paid */
+            paymentStatus?: "NOT_INVOICED" | "INVOICED" | "PARTIALLY_PAID" | "PAID";
+            /** @description an order on credit sent for approval: PENDING until the supplier releases it (PUT /order/{id}/release) or cancels it */
+            creditHold?: {
+                reason: "CREDIT_LIMIT_EXCEEDED" | "OVERDUE_INVOICES";
+                detail: string;
+                /** @description CREDIT_LIMIT_EXCEEDED: what the order lacked of the available credit */
+                shortfall?: number;
+                /** Format: date-time */
+                at: string;
+            };
             notes: string | null;
             cancellation: {
                 code: string;
@@ -3237,7 +3259,7 @@ export interface components {
              * @description the `x-event-type` of the call
              * @enum {unknown}
              */
-            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
+            eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue" | "ping";
             /** @description appended to the supplier's base URL */
             path: string;
             status: "pending" | "delivered" | "failed";
@@ -3670,7 +3692,7 @@ export interface operations {
                         /** @description false also after the platform turned it off for failing deliveries */
                         enabled: boolean;
                         /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); absent: none */
-                        events?: "delivery.cutoff_reached"[];
+                        events?: ("delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue")[];
                         previousSecretExpiresAt: string | null;
                         updatedAt: string | null;
                     };
@@ -3721,7 +3743,7 @@ export interface operations {
                     baseUrl?: string | null;
                     enabled: boolean;
                     /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); left out: kept as they are; []: none */
-                    events?: "delivery.cutoff_reached"[];
+                    events?: ("delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue")[];
                 };
             };
         };
@@ -3736,7 +3758,7 @@ export interface operations {
                         baseUrl: string | null;
                         enabled: boolean;
                         /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); absent: none */
-                        events?: "delivery.cutoff_reached"[];
+                        events?: ("delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue")[];
                         /** @description the signing secret; absent from an Idempotency-Key replay, which carries `note` instead */
                         secret?: string;
                         /** @description on an Idempotency-Key replay only: the secret was shown once and is not repeated */
@@ -9158,7 +9180,7 @@ export interface operations {
                         /** @description false also after the platform turned it off for failing deliveries */
                         enabled: boolean;
                         /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); absent: none */
-                        events?: "delivery.cutoff_reached"[];
+                        events?: ("delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue")[];
                         previousSecretExpiresAt: string | null;
                         updatedAt: string | null;
                     };
@@ -9198,7 +9220,7 @@ export interface operations {
                     baseUrl?: string | null;
                     enabled: boolean;
                     /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); left out: kept as they are; []: none */
-                    events?: "delivery.cutoff_reached"[];
+                    events?: ("delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue")[];
                 };
             };
         };
@@ -9213,7 +9235,7 @@ export interface operations {
                         baseUrl: string | null;
                         enabled: boolean;
                         /** @description opt-in events sent besides the ones every supplier gets (src/modules/webhooks/README.md, "Opt-in events"); absent: none */
-                        events?: "delivery.cutoff_reached"[];
+                        events?: ("delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue")[];
                         /** @description the signing secret; absent from an Idempotency-Key replay, which carries `note` instead */
                         secret?: string;
                         /** @description on an Idempotency-Key replay only: the secret was shown once and is not repeated */
@@ -9309,7 +9331,7 @@ export interface operations {
                 /** @description true: only deliveries whose last attempt failed (failed for good, or pending a retry); false: only the others */
                 failing?: boolean;
                 /** @description the `x-event-type` of the call */
-                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
+                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue" | "ping";
                 /** @description created on or after: a day (YYYY-MM-DD, platform timezone) or an instant */
                 from?: string;
                 /** @description created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant */
@@ -9479,7 +9501,7 @@ export interface operations {
                 /** @description true: only deliveries whose last attempt failed (failed for good, or pending a retry); false: only the others */
                 failing?: boolean;
                 /** @description the `x-event-type` of the call */
-                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "ping";
+                eventType?: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue" | "ping";
                 /** @description created on or after: a day (YYYY-MM-DD, platform timezone) or an instant */
                 from?: string;
                 /** @description created on or before: a day (YYYY-MM-DD, platform timezone, inclusive) or an instant */

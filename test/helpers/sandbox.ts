@@ -29,3 +29,47 @@ export async function testModeSession(t: TestApp, s: TestSupplier, email: string
   expect(switched.json().mode).toBe('test');
   return { ...member, id: await twinIdOf(t, s.id) };
 }
+
+/** The date `days` after today (UTC, the tests' TIMEZONE), as YYYY-MM-DD. */
+export const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A small catalog through the supplier API, as an integrator loads it: a brand, a category,
+ * product P1 (price 1000), a price list, store S1 with user `email`, and promotion PROMO
+ * (10 % from 2 units) ending `promotionEnd`. Answers the store user's headers for /app.
+ */
+export async function loadSmallCatalog(t: TestApp, s: TestSupplier, email: string, promotionEnd = dayFromToday(1)) {
+  const call = async (method: 'PUT' | 'POST', url: string, body: unknown) => {
+    const res = await t.request({ method, url, payload: body as never, headers: s.headers });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    return res.json();
+  };
+  const batch = async (url: string, body: unknown) => {
+    const { statuses } = await t.runBatch(s, url, body);
+    for (const status of statuses) expect(status.failed, JSON.stringify(status)).toBe(0);
+  };
+  await call('PUT', '/category', { internalCode: 'C1', name: 'Drinks' });
+  await batch('/batch/brand', { upsert: [{ internalCode: 'B1', name: 'Brand' }] });
+  await batch('/batch/product', { upsert: [{ internalCode: 'P1', name: 'Cola', brandInternalCode: 'B1', categoryInternalCode: 'C1', displayProducts: [{ units: 1, name: 'Unit' }] }] });
+  await call('POST', '/pricelist', { internalCode: 'L1' });
+  await call('POST', '/grouper/promotion', { internalCode: 'G1', name: 'Everyone' });
+  await batch('/batch/store', { upsert: [{ internalCode: 'S1', name: 'Store one', priceListCode: 'L1', promotionGrouperCodes: ['G1'], addresses: [{ street: 'Calle 1', city: 'Bogotá', default: true }] }] });
+  await batch('/batch/pricelist', { upsert: { products: [{ priceListInternalCode: 'L1', productInternalCode: 'P1', units: 1, price: 1000 }] } });
+  await call('PUT', '/promotion/discount/simple', {
+    internalCode: 'PROMO',
+    name: 'Ten off',
+    start: '2000-01-01',
+    end: promotionEnd,
+    enabled: true,
+    promotionGrouperCodes: ['G1'],
+    products: { internalCode: 'P1' },
+    discountTiersData: [{ min: 2, discountPercentage: 10 }],
+  });
+  await call('POST', '/store/S1/add/user', { users: [{ email, name: 'Buyer' }] });
+  const token = await t.admin('POST', '/admin/store-users/token', { email });
+  expect(token.statusCode, token.body).toBe(200);
+  const headers = { authorization: `Bearer ${token.json().access_token}` };
+  const me = await t.request({ method: 'GET', url: '/app/me', headers });
+  const storeId = me.json().stores.find((x: { supplier: { code: string } }) => x.supplier.code === s.code).id as number;
+  return { headers, storeId };
+}

@@ -4,6 +4,7 @@ import { Decimal } from 'decimal.js';
 import { actionFor, completed, defineBatchKind, failed, lastPerKey, type BatchAction } from '../batch/batch.kinds.ts';
 import { productNames } from '../catalog/catalog.repository.ts';
 import * as repo from './orders.repository.ts';
+import { supplierNow } from '../sandbox/sandbox.clocks.ts';
 import type { OrderLine } from './orders.rules.ts';
 import { BulkImportBody, OrderBatchBody } from './orders.schemas.ts';
 import { applyOperations, type Operation, type OperationItem } from './orders.service.ts';
@@ -18,7 +19,9 @@ function lifecycle<Op extends Operation['op']>(op: Op): BatchAction {
     select: (body) => body[op],
     code: (item) => String(item.id),
     async apply(trx, supplierId, items) {
-      const outcomes = await applyOperations(trx, supplierId, items.map((item) => ({ ...item, op }) as Operation), new Date().toISOString());
+      // The supplier's time: a test twin's clock may have been moved (src/modules/sandbox).
+      const at = (await supplierNow(trx, supplierId)).toISOString();
+      const outcomes = await applyOperations(trx, supplierId, items.map((item) => ({ ...item, op }) as Operation), at);
       return outcomes.map((o) => (o.ok ? completed : failed(o.error.code, o.error.message)));
     },
   });

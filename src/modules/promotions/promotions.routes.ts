@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { supplierOf } from '../../http/auth.ts';
 import { CodeParams, problems } from '../../http/common.schemas.ts';
 import type { PromotionType } from '../../db/types.ts';
@@ -14,7 +15,7 @@ import {
   PromotionStatusBody,
   SimpleDiscountBody,
 } from './promotions.schemas.ts';
-import { todayIn } from '../../lib/clock.ts';
+import { todayFor } from '../../lib/clock.ts';
 import { getPromotion, listPromotions, setPromotionStatus, upsertPromotion } from './promotions.service.ts';
 import { audited } from '../../http/audit.ts';
 
@@ -32,27 +33,34 @@ const writers: { path: string; type: PromotionType; body: typeof SimpleDiscountB
 export const promotionRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const ctx = () => ({ today: todayIn(deps.clock, deps.config.timezone), publicUrl: deps.config.publicUrl });
+    // Today by the supplier's clock: a test twin's may have been moved (src/modules/sandbox).
+    const ctx = async (request: FastifyRequest) => ({ today: await todayFor(deps.clocks, supplierOf(request).supplierId, deps.config.timezone), publicUrl: deps.config.publicUrl });
 
     for (const w of writers) {
       app.put(w.path, {
         config: write,
         schema: { tags, summary: w.summary, body: w.body, response: { 200: Promotion, ...problems(400, 401, 403, 409, 413, 415) } },
         errorHandler: keepSentBranch,
-        handler: (request) => audited(deps, request, (db) => upsertPromotion(db, supplierOf(request).supplierId, w.type, request.body, ctx())),
+        handler: async (request) => {
+          const c = await ctx(request);
+          return audited(deps, request, (db) => upsertPromotion(db, supplierOf(request).supplierId, w.type, request.body, c));
+        },
       });
     }
 
     app.put('/promotion/:code/status', {
       config: write,
       schema: { tags, summary: 'Enable or disable a promotion', params: CodeParams, body: PromotionStatusBody, response: { 200: Promotion, ...problems(400, 401, 403, 404) } },
-      handler: (request) => audited(deps, request, (db) => setPromotionStatus(db, supplierOf(request).supplierId, request.params.code, request.body.enabled, ctx())),
+      handler: async (request) => {
+        const c = await ctx(request);
+        return audited(deps, request, (db) => setPromotionStatus(db, supplierOf(request).supplierId, request.params.code, request.body.enabled, c));
+      },
     });
 
     app.get('/promotion/:code', {
       config: read,
       schema: { tags, summary: 'One promotion', params: CodeParams, response: { 200: Promotion, ...problems(401, 403, 404) } },
-      handler: (request) => getPromotion(deps.db, supplierOf(request).supplierId, request.params.code, { ...ctx(), cache: deps.storeCache }),
+      handler: async (request) => getPromotion(deps.db, supplierOf(request).supplierId, request.params.code, { ...(await ctx(request)), cache: deps.storeCache }),
     });
 
     app.get('/promotion', {
@@ -63,6 +71,6 @@ export const promotionRoutes =
         querystring: PromotionListQuery,
         response: { 200: PromotionPage, ...problems(400, 401, 403) },
       },
-      handler: (request) => listPromotions(deps.db, supplierOf(request).supplierId, request.query, ctx()),
+      handler: async (request) => listPromotions(deps.db, supplierOf(request).supplierId, request.query, await ctx(request)),
     });
   };

@@ -2,14 +2,22 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { Deps } from '../../deps.ts';
-import { todayIn } from '../../lib/clock.ts';
+import { todayFor, todayIn, type SupplierClocks } from '../../lib/clock.ts';
 import type { StoreOrderPlacer } from '../orders/orders.service.ts';
 import type { StoreCache } from './store-app.cache.ts';
 
 export interface StoreAppContext {
   db: Kysely<DB>;
   cache: StoreCache;
+  /**
+   * Today by real time. A rule about a supplier's business (promotions in force, prices)
+   * asks `todayOf(ctx, supplierId)` instead: a test twin's clock may have been moved
+   * (src/modules/sandbox).
+   */
   today: string;
+  /** Each supplier's time (deps.clocks) and the platform's timezone, for todayOf. */
+  clocks: SupplierClocks;
+  timezone: string;
   currencyDecimals: number;
   /** PUBLIC_URL: the absolute addresses of the service's image versions. */
   publicUrl: string;
@@ -23,8 +31,13 @@ export const storeAppContext = (deps: Deps): StoreAppContext => ({
   db: deps.db,
   cache: deps.storeCache,
   today: todayIn(deps.clock, deps.config.timezone),
+  clocks: deps.clocks,
+  timezone: deps.config.timezone,
   currencyDecimals: deps.config.currencyDecimals,
   publicUrl: deps.config.publicUrl,
   placeOrder: deps.placeStoreOrder,
   wake: () => deps.workAccepted('webhooks'),
 });
+
+/** Today for the supplier's rules, by its clock (a test twin's may have been moved). */
+export const todayOf = (ctx: StoreAppContext, supplierId: number) => todayFor(ctx.clocks, supplierId, ctx.timezone);

@@ -8,7 +8,7 @@ import * as orders from '../orders/orders.service.ts';
 import type { OrderLine } from '../orders/orders.rules.ts';
 import { priceCart } from '../pricing/pricing.engine.ts';
 import type { CartLine } from '../pricing/pricing.types.ts';
-import type { StoreAppContext } from './store-app.context.ts';
+import { todayOf, type StoreAppContext } from './store-app.context.ts';
 import { requireMembership } from './store-app.membership.ts';
 import { pricingInputFor, type StoreContext } from './store-app.pricing-context.ts';
 import { buyerOf, type MemberStore } from './store-app.repository.ts';
@@ -36,7 +36,7 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
   const delivery = orderDelivery(await cachedZoneOfStore(ctx, store.id), new Date(at), input.deliveryDate, ctx.today);
   // Priced once, exactly as the preview prices it (the same cached reads), and stored as computed.
   const promotions = await inForce(ctx, store.supplier_id);
-  const pricingInput = await pricingInputFor(productSource(ctx, context), context, promotions, input.lines, ctx.today, ctx.currencyDecimals);
+  const pricingInput = await pricingInputFor(productSource(ctx, context), context, promotions, input.lines, await todayOf(ctx, store.supplier_id), ctx.currencyDecimals);
   const result = priceCart(pricingInput);
   const refusal = refusalOf(result);
   if (refusal) throw refusal;
@@ -93,9 +93,10 @@ export async function listStoreOrders(ctx: StoreAppContext, { store }: StoreCont
   return orders.listOrders(ctx.db, store.supplier_id, { ...query, storeId: store.id }, timezone);
 }
 
-export async function cancelStoreOrder(ctx: StoreAppContext, personId: number, orderId: number, input: { cancelCode: string; message?: string }, at: string) {
+/** `at`: the time of the order's supplier (its clock may be a test twin's, src/modules/sandbox). */
+export async function cancelStoreOrder(ctx: StoreAppContext, personId: number, orderId: number, input: { cancelCode: string; message?: string }, at: (supplierId: number) => Promise<string>) {
   const found = await requireOrderOfMember(ctx, personId, orderId);
-  await orders.cancelAsStore(ctx.db, found.supplierId, orderId, input, at);
+  await orders.cancelAsStore(ctx.db, found.supplierId, orderId, input, await at(found.supplierId));
   ctx.wake();
   return getStoreOrder(ctx, personId, orderId);
 }

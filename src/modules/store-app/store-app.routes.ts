@@ -62,8 +62,9 @@ export const storeAppRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const ctx = () => storeAppContext(deps);
-    const now = () => deps.clock.now().toISOString();
-    const ticketCtx = { db: deps.db, clock: deps.clock, wake: () => deps.workAccepted('webhooks') };
+    /** The store's supplier's time: an order's times follow a test twin's moved clock (src/modules/sandbox). */
+    const now = async (supplierId: number) => (await deps.clocks.nowFor(supplierId)).toISOString();
+    const ticketCtx = { db: deps.db, clocks: deps.clocks, wake: () => deps.workAccepted('webhooks') };
     /** The membership guard of every route with a store id: the store, or 404. */
     const member = (request: FastifyRequest<{ Params: { storeId: number } }>, context = ctx()) => requireMembership(context, storeUserOf(request), request.params.storeId);
 
@@ -108,7 +109,8 @@ export const storeAppRoutes =
       schema: { tags, summary: 'Place an order priced exactly as the preview (Idempotency-Key places one order only)', params: StoreParams, body: PlaceBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
       handler: async (request) => {
         const context = ctx();
-        return placeOrder(context, storeUserOf(request), await member(request, context), request.body, now());
+        const store = await member(request, context);
+        return placeOrder(context, storeUserOf(request), store, request.body, await now(store.store.supplier_id));
       },
     });
 
@@ -130,7 +132,7 @@ export const storeAppRoutes =
     app.post('/app/orders/:id/cancel', {
       config: storeKeepingCache,
       schema: { tags, summary: 'Cancel a PENDING order with a store cancellation code', params: OrderIdParams, body: CancelBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
-      handler: (request) => cancelStoreOrder(ctx(), storeUserOf(request), request.params.id, request.body, now()),
+      handler: (request) => cancelStoreOrder(ctx(), storeUserOf(request), request.params.id, request.body, now),
     });
 
     app.get('/app/stores/:storeId/cancel-codes', {

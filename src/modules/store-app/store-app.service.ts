@@ -6,7 +6,7 @@ import { priceCart, promotionsTakingPart } from '../pricing/pricing.engine.ts';
 import type { CartLine, PricingResult, StoredPricingPromotion } from '../pricing/pricing.types.ts';
 import { promotionsForPricing } from '../promotions/promotions.service.ts';
 import { listPrices } from '../pricelists/pricelists.service.ts';
-import type { StoreAppContext } from './store-app.context.ts';
+import { todayOf, type StoreAppContext } from './store-app.context.ts';
 import { pricingInputFor, productsFromDatabase, type InForce, type ProductSource, type StoreContext } from './store-app.pricing-context.ts';
 import * as repo from './store-app.repository.ts';
 import type { CatalogPromotion, StorePromotion } from './store-app.schemas.ts';
@@ -22,9 +22,10 @@ function catalogPromotion(p: StoredPricingPromotion): CatalogPromotion {
  * engine's shape and order, the promotions naming each product (in that order), and each
  * one as the catalog shows it.
  */
-export function inForce(ctx: StoreAppContext, supplierId: number): Promise<InForce> {
-  return ctx.cache.get(`promotions:${supplierId}:${ctx.today}`, async () => {
-    const list = await promotionsForPricing(ctx.db, supplierId, { today: ctx.today });
+export async function inForce(ctx: StoreAppContext, supplierId: number): Promise<InForce> {
+  const today = await todayOf(ctx, supplierId);
+  return ctx.cache.get(`promotions:${supplierId}:${today}`, async () => {
+    const list = await promotionsForPricing(ctx.db, supplierId, { today });
     const byProduct = new Map<string, StoredPricingPromotion[]>();
     for (const promo of list) {
       for (const { internalCode } of promo.products) {
@@ -75,7 +76,7 @@ export function productSource(ctx: StoreAppContext, context: StoreContext): Prod
 
 export async function priceStoreCart(ctx: StoreAppContext, store: StoreContext, lines: CartLine[]): Promise<PricingResult> {
   const promotions = await inForce(ctx, store.store.supplier_id);
-  return priceCart(await pricingInputFor(productSource(ctx, store), store, promotions, lines, ctx.today, ctx.currencyDecimals));
+  return priceCart(await pricingInputFor(productSource(ctx, store), store, promotions, lines, await todayOf(ctx, store.store.supplier_id), ctx.currencyDecimals));
 }
 
 export async function previewCart(ctx: StoreAppContext, store: StoreContext, lines: CartLine[]): Promise<PricingResult> {
@@ -104,7 +105,7 @@ export function refusalOf(result: PricingResult): AppError | undefined {
  */
 export async function storePromotions(ctx: StoreAppContext, store: StoreContext): Promise<{ data: StorePromotion[] }> {
   const { list } = await inForce(ctx, store.store.supplier_id);
-  const taking = promotionsTakingPart({ today: ctx.today, groupers: store.supplierGroupers, store: store.pricingStore, promotions: list });
+  const taking = promotionsTakingPart({ today: await todayOf(ctx, store.store.supplier_id), groupers: store.supplierGroupers, store: store.pricingStore, promotions: list });
   const gift = (p: StoredPricingPromotion) => [p.bonusTierData?.productInternalCode, p.bonusTierDataCash?.productInternalCode].filter((c): c is string => typeof c === 'string');
   const codes = [...new Set(taking.flatMap((p) => [...p.products.map((x) => x.internalCode), ...gift(p)]))];
   const { products } = codes.length ? await productSource(ctx, store)(codes) : { products: [] };

@@ -14,7 +14,7 @@ const write = { auth: 'supplier', scope: 'supplier/support.write', audit: 'ticke
 export const ticketRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const ctx = { db: deps.db, clock: deps.clock, wake: () => deps.workAccepted('webhooks') };
+    const ctx = { db: deps.db, clocks: deps.clocks, wake: () => deps.workAccepted('webhooks') };
 
     app.get('/support/ticket', {
       config: read,

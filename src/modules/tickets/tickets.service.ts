@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { DB, TicketStatus } from '../../db/types.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import type { Clock } from '../../lib/clock.ts';
+import type { SupplierClocks } from '../../lib/clock.ts';
 import { fieldError, notFound, type AppError } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import { recordNotification } from '../store-app/store-app.notifications.ts';
@@ -44,7 +44,8 @@ const stateOf = (row: repo.TicketRow): TicketState => ({
 
 export interface TicketContext {
   db: Kysely<DB>;
-  clock: Clock;
+  /** Each supplier's time: a ticket's times follow a test twin's moved clock (src/modules/sandbox). */
+  clocks: SupplierClocks;
   /** Wakes this process's webhook dispatcher after a commit that recorded an event. */
   wake: () => void;
 }
@@ -110,7 +111,7 @@ async function supplierChange(ctx: TicketContext, supplierId: number, ref: repo.
       inTransaction(ctx.db, async (trx) => {
         const row = await repo.lockTicket(trx, supplierId, ref);
         if (!row) throw missing;
-        return commitChange(trx, row, operation, ctx.clock.now());
+        return commitChange(trx, row, operation, await ctx.clocks.nowFor(supplierId));
       }),
     externalTicketId,
   );
@@ -151,7 +152,7 @@ export async function openTicket(ctx: TicketContext, store: { id: number; suppli
       personId,
       message: body.message,
       orderId: body.orderId ?? null,
-      at: ctx.clock.now(),
+      at: await ctx.clocks.nowFor(store.supplierId),
     });
     const row = (await repo.findTicket(trx, store.supplierId, id))!;
     await recordEvent(trx, { supplierId: store.supplierId, type: 'ticket.created', orderingKey: `ticket:${id}`, body: ticketView(row) });
@@ -166,7 +167,7 @@ export async function answerTicket(ctx: TicketContext, supplierId: number, id: n
   const saved = await inTransaction(ctx.db, async (trx) => {
     const row = await repo.lockTicket(trx, supplierId, { ticketId: id });
     if (!row) throw notFound('ticket', String(id), '/params/id');
-    return commitChange(trx, row, { op: 'answer', message: body.message }, ctx.clock.now());
+    return commitChange(trx, row, { op: 'answer', message: body.message }, await ctx.clocks.nowFor(supplierId));
   });
   ctx.wake();
   return appTicketView(saved);

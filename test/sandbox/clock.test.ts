@@ -1,0 +1,75 @@
+// The sandbox's clock (src/modules/sandbox/README.md, "The clock"): a twin's time moves
+// forward on demand and its rules follow it (a promotion's validity, the cart's prices,
+// an order's and a ticket's times); live time never moves.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { dayFromToday, loadSmallCatalog, testCredential } from '../helpers/sandbox.ts';
+
+let t: TestApp;
+let live: TestSupplier;
+let test: TestSupplier;
+let liveBuyer: { headers: Record<string, string>; storeId: number };
+let testBuyer: { headers: Record<string, string>; storeId: number };
+
+const cart = (buyer: typeof liveBuyer) =>
+  t.request({ method: 'POST', url: `/app/stores/${buyer.storeId}/cart`, payload: { lines: [{ productInternalCode: 'P1', units: 1, quantity: 2 }] }, headers: buyer.headers });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  live = await t.supplier('CLOCK-SUP');
+  test = await testCredential(t, live);
+  liveBuyer = await loadSmallCatalog(t, live, 'live.buyer@example.test');
+  testBuyer = await loadSmallCatalog(t, test, 'test.buyer@example.test');
+});
+afterAll(() => t.close());
+
+describe("the sandbox's clock", () => {
+  it('starts at real time', async () => {
+    const res = await as(t, test, 'GET', '/sandbox/clock');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().moved).toBe(false);
+    expect(Math.abs(Date.parse(res.json().now) - Date.now())).toBeLessThan(5_000);
+  });
+
+  it('prices a promotion that ends tomorrow before the clock moves past it, and not after; live keeps it', async () => {
+    expect((await cart(testBuyer)).json().discountTotal).toBe(200);
+    const target = `${dayFromToday(2)}T10:00:00-05:00`;
+    const moved = await as(t, test, 'PUT', '/sandbox/clock', { now: target });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ moved: true });
+    expect(Date.parse(moved.json().now)).toBeGreaterThanOrEqual(Date.parse(target));
+    expect((await cart(testBuyer)).json().discountTotal).toBe(0);
+    expect((await cart(liveBuyer)).json().discountTotal).toBe(200);
+  });
+
+  it("dates the twin's orders and tickets by its clock, the live supplier's by real time", async () => {
+    const place = (buyer: typeof liveBuyer) =>
+      t.request({ method: 'POST', url: `/app/stores/${buyer.storeId}/orders`, payload: { lines: [{ productInternalCode: 'P1', units: 1, quantity: 1 }] }, headers: buyer.headers });
+    const testOrder = (await place(testBuyer)).json();
+    const liveOrder = (await place(liveBuyer)).json();
+    expect(testOrder.createdAt.slice(0, 10)).toBe(dayFromToday(2));
+    expect(Math.abs(Date.parse(liveOrder.createdAt) - Date.now())).toBeLessThan(60_000);
+    const ticket = await t.request({ method: 'POST', url: `/app/stores/${testBuyer.storeId}/tickets`, payload: { message: 'late', orderId: testOrder.id }, headers: testBuyer.headers });
+    expect(ticket.statusCode, ticket.body).toBe(200);
+    expect(ticket.json().createdAt.slice(0, 10)).toBe(dayFromToday(2));
+    const confirmed = await as(t, test, 'PUT', `/order/${testOrder.id}/confirm`, {});
+    expect(confirmed.json().history.at(-1).at.slice(0, 10)).toBe(dayFromToday(2));
+  });
+
+  it('moves forward only (400 naming /now), and DELETE goes back to real time', async () => {
+    const back = await as(t, test, 'PUT', '/sandbox/clock', { now: `${dayFromToday(1)}T10:00:00Z` });
+    expect(back.statusCode, back.body).toBe(400);
+    expect(back.json().errors[0]).toMatchObject({ pointer: '/now' });
+    const bad = await as(t, test, 'PUT', '/sandbox/clock', { now: 'next tuesday' });
+    expect(bad.statusCode, bad.body).toBe(400);
+    const reset = await as(t, test, 'DELETE', '/sandbox/clock');
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().moved).toBe(false);
+    expect((await cart(testBuyer)).json().discountTotal).toBe(200);
+  });
+
+  it('is not there for a live credential (404)', async () => {
+    expect((await as(t, live, 'PUT', '/sandbox/clock', { now: `${dayFromToday(3)}T10:00:00Z` })).statusCode).toBe(404);
+    expect((await as(t, live, 'GET', '/sandbox/clock')).statusCode).toBe(404);
+  });
+});
