@@ -39,12 +39,15 @@ const routeTree = root.addChildren([
     path: '/',
     beforeLoad: () => {
       withStore();
-      throw redirect({ to: '/catalog' });
+      // The app opens on "Lo de siempre"; a store without history goes on to the catalog.
+      throw redirect({ to: '/usual', search: { start: true } });
     },
   }),
   page('/sign-in', () => import('./routes/sign-in.tsx')),
   page('/stores', () => import('./routes/stores.tsx'), signedIn),
   page('/catalog', () => import('./routes/catalog.tsx'), withStore, (s) => ({ search: text(s.search), category: text(s.category), brand: text(s.brand) })),
+  page('/usual', () => import('./routes/usual.tsx'), withStore, (s) => ({ start: s.start === true || s.start === 'true' ? true : undefined })),
+  page('/suggested', () => import('./routes/suggested.tsx'), withStore),
   page('/promotions', () => import('./routes/promotions.tsx'), withStore),
   page('/cart', () => import('./routes/cart.tsx'), withStore),
   page('/orders', () => import('./routes/orders.tsx'), withStore),

@@ -33,6 +33,7 @@ function Nav({ storeId }: { storeId: number | undefined }) {
   const t = useT();
   const unread = useUnreadCount();
   const links = [
+    ['/usual', t('nav.usual')],
     ['/catalog', t('nav.catalog')],
     ['/promotions', t('nav.promotions')],
     ['/cart', t('nav.cart')],

@@ -1,10 +1,12 @@
 // One order: its lines, totals and status history; cancel while PENDING with one of the
-// store's reasons; "order again" fills the cart with what is still sold.
+// store's reasons; "Repetir" asks the service what of it can be ordered today
+// (POST /app/stores/{storeId}/orders/{orderId}/repeat), adds that to the cart and says
+// what is unavailable or repriced.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { client, invalidateStore, keys, useProductNames, type CatalogItem } from '../../lib/api.ts';
-import { orderAgain } from '../../lib/cart-state.ts';
+import { client, invalidateStore, keys, useProductNames } from '../../lib/api.ts';
+import { addLines } from '../../lib/order-guide.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { session, useSession } from '../../lib/session.ts';
 import { ErrorBox, Loading, useOnline } from '../components/states.tsx';
@@ -63,24 +65,26 @@ export default function OrderPage() {
   const storeId = useSession().storeId!;
   const id = Number(useParams({ from: '/orders/$id' }).id);
   const navigate = useNavigate();
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<string[]>();
   const order = useQuery({ queryKey: keys.order(id), queryFn: () => client.get('/app/orders/{id}', { params: { path: { id } } }) });
   const again = useMutation({
-    mutationFn: async () => {
-      const lines = order.data!.products;
-      // What is still sold: each product looked up in today's catalog.
-      const found = await Promise.all(
-        [...new Set(lines.map((l) => l.internalCode))].map(async (code) => {
-          const page = await client.get('/app/stores/{storeId}/catalog', { params: { path: { storeId }, query: { search: code, take: 50 } } });
-          return (page.data as CatalogItem[]).find((p) => p.internalCode === code);
-        }),
+    networkMode: 'online',
+    mutationFn: () => client.post('/app/stores/{storeId}/orders/{orderId}/repeat', { params: { path: { storeId, orderId: id } } }),
+    onSuccess: async (repeat) => {
+      const names = (lines: { name: string | null; productInternalCode: string }[]) => f.list(lines.map((l) => l.name ?? l.productInternalCode));
+      const told = [
+        ...(repeat.unavailable.length ? [t('repeat.unavailable', { names: names(repeat.unavailable) })] : []),
+        ...(repeat.repriced.length ? [t('repeat.repriced', { names: names(repeat.repriced) })] : []),
+      ];
+      if (repeat.lines.length === 0) return setNotice([t('repeat.none'), ...told]);
+      const { items, added } = addLines(
+        session.cart(storeId),
+        repeat.lines.map((l) => ({ productInternalCode: l.productInternalCode, units: l.units, quantity: l.quantity, ...(l.name ? { name: l.name } : {}) })),
       );
-      return orderAgain(session.cart(storeId), lines, found.filter((p): p is CatalogItem => Boolean(p)));
-    },
-    onSuccess: async ({ items, added }) => {
-      if (added === 0) return setNotice(t('orders.againNone'));
       session.saveCart(storeId, items);
-      await navigate({ to: '/cart' });
+      // Nothing changed: straight to the cart. Otherwise the buyer reads what changed first.
+      if (told.length === 0) return void (await navigate({ to: '/cart' }));
+      setNotice([t('repeat.added', { count: added }), ...told]);
     },
   });
 
@@ -145,11 +149,18 @@ export default function OrderPage() {
           </li>
         ))}
       </ol>
-      {notice && <p role="status">{notice}</p>}
+      {notice && (
+        <div role="status" className="notice" data-testid="repeat-notice">
+          {notice.map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+          <Link to="/cart">{t('nav.cart')}</Link>
+        </div>
+      )}
       {again.error && <ErrorBox error={again.error} />}
       <div className="actions">
         <button type="button" onClick={() => again.mutate()} disabled={again.isPending}>
-          {t('orders.again')}
+          {t('repeat.title')}
         </button>
         <Link to="/tickets" search={{ order: o.id }} className="button">
           {t('orders.help')}

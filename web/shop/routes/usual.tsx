@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { client } from '../../lib/api.ts';
+import { client, useMe } from '../../lib/api.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { addLines, guideKeys, useOrderGuide, type GuideItem, type GuideSort } from '../../lib/order-guide.ts';
 import { session, useSession } from '../../lib/session.ts';
@@ -17,6 +17,9 @@ function GuideRow({ item, storeId, onHand, setOnHand, onAdd }: { item: GuideItem
   const f = useFormat();
   const online = useOnline();
   const queryClient = useQueryClient();
+  const timezone = useMe().data?.settings.timezone;
+  // The day of the last order in the platform's timezone: the hour says nothing here.
+  const dayOf = (iso: string) => f.date(new Intl.DateTimeFormat('en-CA', { timeZone: timezone ?? 'UTC' }).format(new Date(iso)));
   const [par, setPar] = useState(item.par === null ? '' : String(item.par));
   useEffect(() => setPar(item.par === null ? '' : String(item.par)), [item.par]);
   const save = useMutation({
@@ -35,7 +38,9 @@ function GuideRow({ item, storeId, onHand, setOnHand, onAdd }: { item: GuideItem
       <h2 className="small-title">{item.name}</h2>
       <p className="muted small">
         {t('catalog.units', { units: item.units })} ·{' '}
-        {item.lastOrderedAt ? `${t('usual.last', { quantity: f.number(item.lastQuantity ?? 0), date: f.dateTime(item.lastOrderedAt) })} · ${t('usual.times', { count: item.timesOrdered })}` : t('usual.never')}
+        {item.lastOrderedAt
+          ? `${t('usual.last', { quantity: f.number(item.lastQuantity ?? 0), date: dayOf(item.lastOrderedAt) })} · ${item.timesOrdered === 1 ? t('usual.once') : t('usual.times', { count: item.timesOrdered })}`
+          : t('usual.never')}
       </p>
       {item.promotions.length > 0 && (
         <ul className="badges">
