@@ -121,8 +121,8 @@ run('the store app in a browser', () => {
     await expect.poll(() => page.getByTestId('order-status').textContent()).toBe('Cancelado');
     expect((await as(shop.t, shop.supplier, 'GET', `/order/${firstId}`)).json().status).toBe('CANCELLED');
 
-    // Order again: the cart fills with what is still sold; place it.
-    await page.getByRole('button', { name: 'Pedir de nuevo' }).click();
+    // Repeat: nothing changed since, so the cart fills with the order's lines at once; place it.
+    await page.getByRole('button', { name: 'Repetir' }).click();
     await page.waitForURL('**/shop/cart');
     await page.getByTestId('discount-total').waitFor();
     await page.getByRole('button', { name: 'Hacer el pedido' }).click();
