@@ -110,6 +110,8 @@ const RULES: Record<string, () => Promise<Call>> = {
   'PUT /promotion/bonus/crossed': async () => ({ path: '/promotion/bonus/crossed', body: bodies.crossed(next('PROMO')) }),
   'PUT /promotion/:code/status': async () => ({ path: `/promotion/${w.codes.promotion}/status`, body: { enabled: true } }),
   'POST /batch/promotion': async () => ({ path: '/batch/promotion', body: { upsert: { discount: { simple: [bodies.simple(next('PROMO'))] } } } }),
+  'PUT /recommendation/:code': async () => ({ path: `/recommendation/${next('REC')}`, body: recommendation() }),
+  'POST /batch/recommendation': async () => ({ path: '/batch/recommendation', body: { upsert: [{ internalCode: next('REC'), ...recommendation() }] } }),
   'PUT /support/ticket/:id': async () => ({ path: `/support/ticket/${await ticket()}`, body: { status: 'IN_PROGRESS' } }),
   'POST /support/ticket/additional-info': async () => ({ path: '/support/ticket/additional-info', body: { ticketId: await ticket(), message: 'Which one?' } }),
   'PUT /support/ticket/close': async () => ({ path: '/support/ticket/close', body: { ticketId: await ticket(), message: 'Done' } }),
@@ -137,6 +139,7 @@ const RULES: Record<string, () => Promise<Call>> = {
   ),
 };
 
+const recommendation = () => ({ name: 'Recommended', reason: 'NEW', start: '2030-01-01', end: '2030-01-31', products: [{ productInternalCode: w.codes.product, units: 1, quantity: 1 }] });
 const routeKey = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 const audited = () => t.app.guardedRoutes.filter((r) => r.audit);
 
