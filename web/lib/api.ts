@@ -90,7 +90,12 @@ export function errorText(t: Translate, error: unknown): string {
 }
 
 export function invalidateStore(queryClient: QueryClient, storeId: number) {
-  return Promise.all([queryClient.invalidateQueries({ queryKey: keys.orders(storeId) }), queryClient.invalidateQueries({ queryKey: keys.notifications })]);
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: keys.orders(storeId) }),
+    queryClient.invalidateQueries({ queryKey: keys.notifications }),
+    // An order takes the store's credit (pending) and counts toward that date's minimum.
+    queryClient.invalidateQueries({ queryKey: ['account', storeId] }),
+  ]);
 }
 
 /** Names of products the page only knows by code (a gift), from the store's catalog. */

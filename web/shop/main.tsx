@@ -55,6 +55,7 @@ const routeTree = root.addChildren([
   page('/tickets', () => import('./routes/tickets.tsx'), withStore, (s) => ({ order: Number(s.order) || undefined })),
   page('/tickets/$id', () => import('./routes/ticket.tsx'), withStore),
   page('/notifications', () => import('./routes/notifications.tsx'), signedIn),
+  page('/account', () => import('./routes/account.tsx'), withStore),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/shop', defaultPreload: 'intent', context: {} });

@@ -87,6 +87,12 @@ export function Layout() {
       <header className="top">
         <span className="brand">{t('app.name')}</span>
         {!bare && storeId !== undefined && <StoreName storeId={storeId} />}
+        {/* "Mi cuenta" lives in the header beside the store, not in the tab bar, which already scrolls on a narrow phone. */}
+        {!bare && storeId !== undefined && (
+          <Link to="/account" className="account-link" activeProps={{ 'aria-current': 'page' }}>
+            {t('account.nav')}
+          </Link>
+        )}
         <LanguageSwitch />
         {!bare && (
           <button type="button" className="link" onClick={() => void signOut()}>

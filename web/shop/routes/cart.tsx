@@ -10,7 +10,13 @@ import { cartLines, removeItem, setQuantity, type CartItem } from '../../lib/car
 import type { MessageKey } from '../../lib/i18n.ts';
 import { useCart, useSession } from '../../lib/session.ts';
 import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
+import { DeliveryBar, deliveryOptionsKey } from '../components/DeliveryBar.tsx';
+import { MinimumProgress, minimumBlocks } from '../components/MinimumProgress.tsx';
+import { CaseRuleNotes, learnRules, snapQuantity } from '../components/CaseRules.tsx';
+import { CreditChoice, isCreditRefusal, type PaymentMethod } from '../components/CreditChoice.tsx';
 import { useFormat, useT } from '../i18n.tsx';
+
+const errorCode = (error: unknown) => (error && typeof error === 'object' && 'code' in error ? (error as { code: unknown }).code : undefined);
 
 interface PricedLine {
   productInternalCode: string;
@@ -22,10 +28,24 @@ interface PricedLine {
   total?: number;
   error?: string;
 }
-function Line({ item, priced, onChange }: { item: CartItem; priced: PricedLine | undefined; onChange: (q: number) => void }) {
+/** What the quantity box holds while it is being typed in: a whole number from 1, or nothing yet. */
+const typedQuantity = (text: string) => (/^\d+$/.test(text.trim()) && Number(text) >= 1 ? Number(text) : undefined);
+
+function Line({ item, priced, onChange, onRemove }: { item: CartItem; priced: PricedLine | undefined; onChange: (q: number) => void; onRemove: () => void }) {
   const t = useT();
   const f = useFormat();
   const name = item.name ?? item.productInternalCode;
+  // The box is the buyer's while they type: a quantity is committed on blur or Enter, an
+  // empty box (backspacing to type a new number) is not zero, and nothing but the remove
+  // button removes the line (issue 34).
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const commit = () => {
+    const typed = draft === undefined ? undefined : typedQuantity(draft);
+    setDraft(undefined);
+    if (typed !== undefined && typed !== item.quantity) onChange(typed);
+  };
+  // A tap on − or + right after typing counts from what was typed (the blur commits it first).
+  const current = (draft === undefined ? undefined : typedQuantity(draft)) ?? item.quantity;
   return (
     <li className="line" data-line={`${item.productInternalCode}/${item.units}`}>
       <div className="grow">
@@ -47,20 +67,28 @@ function Line({ item, priced, onChange }: { item: CartItem; priced: PricedLine |
         ) : null}
       </div>
       <div className="stepper">
-        <button type="button" aria-label={t('cart.less', { name })} onClick={() => onChange(item.quantity - 1)}>
+        <button type="button" aria-label={t('cart.less', { name })} disabled={current <= 1} onClick={() => onChange(current - 1)}>
           −
         </button>
         <input
           type="number"
           inputMode="numeric"
-          min={0}
+          min={1}
           max={9999}
           aria-label={t('cart.quantity', { name })}
-          value={item.quantity}
-          onChange={(e) => onChange(Number(e.target.value))}
+          value={draft ?? String(item.quantity)}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit();
+            if (e.key === 'Escape') setDraft(undefined);
+          }}
         />
-        <button type="button" aria-label={t('cart.more', { name })} onClick={() => onChange(item.quantity + 1)}>
+        <button type="button" aria-label={t('cart.more', { name })} onClick={() => onChange(current + 1)}>
           +
+        </button>
+        <button type="button" className="link remove" aria-label={t('cart.remove', { name })} onClick={onRemove}>
+          {t('cart.removeShort')}
         </button>
       </div>
     </li>
@@ -74,14 +102,19 @@ export default function Cart() {
   const storeId = useSession().storeId!;
   const [items, setItems] = useCart(storeId);
   const [notes, setNotes] = useState('');
+  // A distributor's week (issue #31): the delivery date the cart is priced and placed for
+  // (none for a store without a zone) and how the order is paid (none: the store's first).
+  const [deliveryDate, setDeliveryDate] = useState<string | undefined>();
+  const [paymentMethod, setPaymentMethod] = useState<PaymentMethod | undefined>();
+  const dated = deliveryDate ? { deliveryDate } : {};
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const lines = cartLines(items);
   const names = new Map(items.map((i) => [i.productInternalCode, i.name ?? i.productInternalCode]));
 
   const priced = useQuery({
-    queryKey: ['cart', storeId, lines],
-    queryFn: async () => (await client.post('/app/stores/{storeId}/cart', { params: { path: { storeId } }, body: { lines } })) satisfies PricedCart,
+    queryKey: ['cart', storeId, lines, deliveryDate],
+    queryFn: async () => (await client.post('/app/stores/{storeId}/cart', { params: { path: { storeId } }, body: { lines, ...dated } })) satisfies PricedCart,
     enabled: lines.length > 0,
     placeholderData: keepPreviousData,
     networkMode: 'online',
@@ -109,12 +142,13 @@ export default function Cart() {
   const submit = useRef<{ lines: string; key: string } | undefined>(undefined);
   const place = useMutation({
     networkMode: 'online',
-    mutationFn: () => {
-      const signature = JSON.stringify([lines, notes]);
+    mutationFn: (approval?: { requestApproval: true }) => {
+      const payment = paymentMethod ? { paymentMethod, ...approval } : {};
+      const signature = JSON.stringify([lines, notes, dated, payment]);
       if (submit.current?.lines !== signature) submit.current = { lines: signature, key: crypto.randomUUID() };
       return client.post('/app/stores/{storeId}/orders', {
         params: { path: { storeId } },
-        body: { lines, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+        body: { lines, ...(notes.trim() ? { notes: notes.trim() } : {}), ...dated, ...payment },
         headers: { 'idempotency-key': submit.current.key },
       });
     },
@@ -124,6 +158,8 @@ export default function Cart() {
       await invalidateStore(queryClient, storeId);
       await navigate({ to: '/orders/$id', params: { id: String(order.id) }, search: { placed: 1 } as never });
     },
+    // A date the service no longer takes: ask for the dates again (the bar moves and says so).
+    onError: (error) => void (errorCode(error) === 'CUTOFF_PASSED' || errorCode(error) === 'NOT_A_DELIVERY_DAY' ? queryClient.invalidateQueries({ queryKey: deliveryOptionsKey(storeId) }) : undefined),
   });
 
   if (items.length === 0) {
@@ -140,17 +176,23 @@ export default function Cart() {
 
   const result = priced.data;
   const minimum = result?.minimumOrder;
+  learnRules(storeId, result?.violations);
 
   return (
     <section>
       <h1>{t('cart.title')}</h1>
-      <ul className="lines">
+      <DeliveryBar storeId={storeId} value={deliveryDate} onChange={setDeliveryDate} />
+      <ul className="lines" id="cart-lines">
         {items.map((item) => (
           <Line
             key={`${item.productInternalCode}/${item.units}`}
             item={item}
+            onRemove={() => setItems(removeItem(items, item))}
             priced={result?.lines.find((l) => l.productInternalCode === item.productInternalCode && l.units === item.units)}
-            onChange={(q) => setItems(q <= 0 ? removeItem(items, item) : setQuantity(items, item, q))}
+            onChange={(asked) => {
+              const q = snapQuantity(storeId, item, asked);
+              setItems(q <= 0 ? removeItem(items, item) : setQuantity(items, item, q));
+            }}
           />
         ))}
       </ul>
@@ -195,23 +237,31 @@ export default function Cart() {
               <strong>{f.money(result.total)}</strong>
             </dd>
           </dl>
-          {minimum && (
-            <div className="minimum">
-              <label htmlFor="minimum">{t('cart.minimum', { amount: f.money(minimum.amount), missing: f.money(minimum.missing) })}</label>
-              <progress id="minimum" max={minimum.amount} value={minimum.amount - minimum.missing} />
-            </div>
-          )}
+          <MinimumProgress minimum={minimum} />
         </div>
       ) : null}
+      <CaseRuleNotes violations={result?.violations} items={items} names={nameOf} onFix={(item, q) => setItems(setQuantity(items, item, q))} />
+      <CreditChoice
+        storeId={storeId}
+        total={result ? result.total + (minimum?.mode === 'fee' ? (minimum.fee ?? 0) : 0) : undefined}
+        method={paymentMethod}
+        onMethod={(m) => {
+          setPaymentMethod(m);
+          place.reset();
+        }}
+        placeError={place.error}
+        busy={!online || place.isPending}
+        onApproval={() => place.mutate({ requestApproval: true })}
+      />
       <label htmlFor="notes">{t('cart.notes')}</label>
       <textarea id="notes" rows={2} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} />
-      {place.error && <ErrorBox error={place.error} />}
+      {place.error && !isCreditRefusal(place.error) && <ErrorBox error={place.error} />}
       {!online && <p className="warn">{t('state.offlineAction')}</p>}
       <button
         type="button"
         className="primary wide"
-        disabled={!online || place.isPending || !result || Boolean(minimum) || result.lines.some((l) => 'error' in l)}
-        onClick={() => place.mutate()}
+        disabled={!online || place.isPending || !result || minimumBlocks(minimum) || (result.violations?.length ?? 0) > 0 || result.lines.some((l) => 'error' in l)}
+        onClick={() => place.mutate(undefined)}
       >
         {place.isPending ? t('cart.placing') : t('cart.place')}
       </button>
