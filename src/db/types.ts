@@ -139,8 +139,12 @@ export interface BatchProductChunksTable {
   enabled: (boolean | null)[];
   /** json: one array with each item's displayProducts (null when not sent). */
   display_products: ColumnType<(unknown[] | null)[], string, string>;
-  /** Which of description (1), image (2) and ean (4) the item sent (null included). */
+  /** Which of description (1), image (2), ean (4), minUnits (8), maxUnits (16) and multiple (32) the item sent (null included). */
   sent: number[];
+  /** Each item's case rules (migration 0041); null in chunks staged before it. */
+  min_units: (number | null)[] | null;
+  max_units: (number | null)[] | null;
+  multiples: (number | null)[] | null;
 }
 
 /** POST /batch/store's staged items, a row per chunk (migration 0031); one element per item unless named. */
@@ -241,6 +245,10 @@ export interface ProductsTable {
   display_products: ColumnType<DisplayProduct[], string, string>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Case rules in units (migration 0041; src/modules/pricing/README.md); null: no rule. */
+  min_units: number | null;
+  max_units: number | null;
+  multiple: number | null;
 }
 
 export interface PriceListsTable {
@@ -503,6 +511,8 @@ export interface OrdersTable {
   /** The zone the order was placed for, and whether after its date's cut-off (migration 0034); null without a zone. */
   delivery_zone_id: number | null;
   after_cutoff: boolean | null;
+  /** The fee charged below a zone's minimum in fee mode, included in total (migration 0041); null otherwise. */
+  delivery_fee: Numeric | null;
 }
 
 /** A store's pin, hidden flag and par for one product of its order guide (migration 0040). */

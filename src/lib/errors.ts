@@ -50,6 +50,10 @@ export const ERROR_CATALOGUE = {
   PRICE_LIST_DISABLED: { status: 400, title: "The store's price list is disabled" },
   NOT_PRICED: { status: 400, title: 'Not priced for this store' },
   UNAVAILABLE: { status: 400, title: 'Not available to this store' },
+  // A product's case rule a cart breaks (src/modules/pricing/README.md, "Case rules").
+  NOT_A_MULTIPLE: { status: 400, title: 'Not a multiple of the case' },
+  BELOW_MINIMUM_UNITS: { status: 400, title: "Below the product's minimum units" },
+  ABOVE_MAXIMUM_UNITS: { status: 400, title: "Above the product's maximum units" },
   STORE_DISABLED: { status: 409, title: 'The store is disabled' },
   INVALID_TICKET_TRANSITION: { status: 409, title: "The ticket's state does not allow this" },
   WEBHOOK_NOT_CONFIGURED: { status: 409, title: 'The supplier has no webhook base URL' },

@@ -19,6 +19,14 @@ const setClock = (iso: string) => {
   expect(by, `the clock only moves forward (to ${iso})`).toBeGreaterThanOrEqual(0);
   clock.advance(by);
 };
+/** Logs the supplier in again by the app's clock (its token of days earlier has expired). */
+async function logInAgain(supplier: TestSupplier) {
+  const res = ok(await t.request({ method: 'POST', url: '/login', payload: { clientId: supplier.clientId, clientSecret: supplier.clientSecret }, headers: { 'x-api-key': supplier.apiKey } }));
+  supplier.token = res.access_token;
+  supplier.headers = { ...supplier.headers, authorization: `Bearer ${res.access_token}` };
+}
+/** A store user's token, issued by the app's clock (one issued days earlier has expired). */
+const storeToken = async (email: string) => ok(await t.admin('POST', '/admin/store-users/token', { email })).access_token as string;
 // Platform timezone UTC (the test default): a due date is a UTC calendar day.
 const T0 = '2027-03-01T15:00:00.000Z';
 
@@ -80,8 +88,8 @@ beforeAll(async () => {
     store('S-NONE'),
   ]);
   await catalog(other, [store('O-1', { credit: { paymentMethods: ['CREDIT'], limit: 0, allowOverLimitWithApproval: true } })]);
-  token = ok(await t.admin('POST', '/admin/store-users/token', { email: 'ana@example.com' })).access_token;
-  otherToken = ok(await t.admin('POST', '/admin/store-users/token', { email: 'bea@example.com' })).access_token;
+  token = await storeToken('ana@example.com');
+  otherToken = await storeToken('bea@example.com');
   for (const bearer of [token, otherToken]) for (const m of ok(await app('GET', '/app/me', undefined, bearer)).stores) storeIds[m.internalCode] = m.id;
   // s subscribes to the credit events; `other` to none.
   ok(await as(t, s, 'PUT', '/webhook', { baseUrl: 'https://erp.example/hooks', enabled: false, events: ['order.credit_hold', 'invoice.overdue'] }));
@@ -135,7 +143,7 @@ describe('placing orders with a payment method', () => {
     expect(ok(await as(t, s, 'GET', `/order/${order.id}`))).not.toHaveProperty('paymentMethod');
     const bad = refused(await place('S-NONE', 1, { paymentMethod: 'CREDIT' }), 400, 'INVALID_VALUE');
     expect(bad.errors[0].pointer).toBe('/paymentMethod');
-    expect(ok(await account('S-NONE'))).toMatchObject({ paymentMethods: [], limit: 0, used: 0, pending: 0, available: 0, invoices: [], payments: [] });
+    expect(await account('S-NONE')).toMatchObject({ paymentMethods: [], limit: 0, used: 0, pending: 0, available: 0, invoices: [], payments: [] });
   });
 
   it("takes the store's first method by default, another of its own when asked, and refuses one it lacks", async () => {
@@ -331,8 +339,10 @@ describe('invoices and payments', () => {
   it('holds orders on credit once an invoice is overdue past the terms, and ages the open balances', async () => {
     // 8 days past due: still within the terms.
     setClock('2027-03-13T12:00:00.000Z');
+    token = await storeToken('ana@example.com');
     ok(await place('S-CREDIT', 1));
     setClock('2027-03-15T12:00:00.000Z');
+    for (const supplier of [s, other]) await logInAgain(supplier);
     const late = refused(await place('S-CREDIT', 1), 400, 'OVERDUE_INVOICES');
     expect(late.detail).toBe(
       'an invoice of this store is 10 days past its due date (orders on credit wait once one is more than 8): send it with requestApproval: true for the supplier to approve, pay it another way or reduce the cart',
@@ -342,8 +352,8 @@ describe('invoices and payments', () => {
 
     await batch('/batch/invoice', {
       upsert: [
-        { internalCode: 'F-OLD', storeInternalCode: 'S-STRICT', amount: 70, issuedAt: T0, dueDate: '2027-01-01' },
-        { internalCode: 'F-MID', storeInternalCode: 'S-STRICT', amount: 30.5, issuedAt: T0, dueDate: '2027-02-01' },
+        { internalCode: 'F-OLD', storeInternalCode: 'S-STRICT', amount: 70, issuedAt: '2026-12-01T00:00:00.000Z', dueDate: '2027-01-01' },
+        { internalCode: 'F-MID', storeInternalCode: 'S-STRICT', amount: 30.5, issuedAt: '2026-12-01T00:00:00.000Z', dueDate: '2027-02-01' },
       ],
     });
     const aging = ok(await as(t, s, 'GET', '/account/aging'));

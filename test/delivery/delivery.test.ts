@@ -31,7 +31,8 @@ const NORTE = {
     { date: '2027-03-11', closed: true },
     { date: '2027-03-18', movedTo: '2027-03-19' },
   ],
-  minimumOrder: { amount: 150000, mode: 'hard' },
+  // soft: these one-line orders are below it and still taken (the minimum's modes: test/pricing-rules/minimums.test.ts).
+  minimumOrder: { amount: 150000, mode: 'soft' },
 };
 /** The same Thursdays from São Paulo (-03:00), ordered by Wednesday 20:00 there: the same instant, flexible. */
 const SUR = {

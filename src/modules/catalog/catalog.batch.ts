@@ -77,7 +77,10 @@ const stageProduct = (i: ProductItem): readonly StagedValue[] => [
   i.ean,
   i.enabled,
   i.displayProducts,
-  (i.description === undefined ? 0 : repo.SENT.description) | (i.image === undefined ? 0 : repo.SENT.image) | (i.ean === undefined ? 0 : repo.SENT.ean),
+  (Object.keys(repo.SENT) as (keyof typeof repo.SENT)[]).reduce((bits, field) => (i[field] === undefined ? bits : bits | repo.SENT[field]), 0),
+  i.minUnits,
+  i.maxUnits,
+  i.multiple,
 ];
 
 /** A staged item as the client sent it (unknown fields dropped by the schema), its fields in the schema's order. */
@@ -92,12 +95,19 @@ const productOf = (r: repo.StagedProduct): ProductItem => ({
   ...(r.enabled === null ? {} : { enabled: r.enabled }),
   ...(r.sent & repo.SENT.ean ? { ean: r.ean } : {}),
   ...(r.display_products === null ? {} : { displayProducts: r.display_products as ProductItem['displayProducts'] }),
+  ...(r.sent & repo.SENT.minUnits ? { minUnits: r.min_units } : {}),
+  ...(r.sent & repo.SENT.maxUnits ? { maxUnits: r.max_units } : {}),
+  ...(r.sent & repo.SENT.multiple ? { multiple: r.multiple } : {}),
 });
 
 
 const unresolvedOutcome = (u: repo.UnresolvedProduct): PlacedOutcome => ({
   idx: u.idx,
-  outcome: u.brand_known ? failed('UNKNOWN_CATEGORY', `category ${u.category} does not exist`) : failed('UNKNOWN_BRAND', `brand ${u.brand} does not exist`),
+  outcome: u.rules_conflict
+    ? failed('INVALID_VALUE', 'minUnits is above maxUnits: no quantity could be ordered')
+    : u.brand_known
+      ? failed('UNKNOWN_CATEGORY', `category ${u.category} does not exist`)
+      : failed('UNKNOWN_BRAND', `brand ${u.brand} does not exist`),
 });
 
 const upsertProducts = productAction({

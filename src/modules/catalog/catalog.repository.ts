@@ -85,11 +85,14 @@ export const productItemsStaging = {
     { values: 'enabled' },
     { values: 'display_products', json: true },
     { values: 'sent' },
+    { values: 'min_units' },
+    { values: 'max_units' },
+    { values: 'multiples' },
   ],
 } as const;
 
-/** The bits of `sent`. */
-export const SENT = { description: 1, image: 2, ean: 4 } as const;
+/** The bits of `sent`: the nullable fields (null clears, absent keeps), the case rules since migration 0041. */
+export const SENT = { description: 1, image: 2, ean: 4, minUnits: 8, maxUnits: 16, multiple: 32 } as const;
 /** Whether a staged item (its `sent`) sent the field. */
 const sent = (field: keyof typeof SENT) => sql<boolean>`(sent & ${sql.lit(SENT[field])} <> 0)`;
 
@@ -105,6 +108,9 @@ export interface StagedProduct {
   enabled: boolean | null;
   display_products: unknown[] | null;
   sent: number;
+  min_units: number | null;
+  max_units: number | null;
+  multiple: number | null;
 }
 
 /**
@@ -113,14 +119,16 @@ export interface StagedProduct {
  */
 const itemsOfChunk = sql`rows from (
       unnest(c.codes), unnest(c.names), unnest(c.descriptions), unnest(c.brand_ix), unnest(c.category_ix), unnest(c.image_urls),
-      json_array_elements(c.images), unnest(c.eans), unnest(c.enabled), json_array_elements(c.display_products), unnest(c.sent))
-    with ordinality as o(code, name, description, bx, cx, image, images, ean, enabled, display_products, sent, n)`;
+      json_array_elements(c.images), unnest(c.eans), unnest(c.enabled), json_array_elements(c.display_products), unnest(c.sent),
+      unnest(c.min_units), unnest(c.max_units), unnest(c.multiples))
+    with ordinality as o(code, name, description, bx, cx, image, images, ean, enabled, display_products, sent, min_units, max_units, multiple, n)`;
 
 /** A staged batch's items, in order. */
 export async function readStagedProducts(db: Kysely<DB>, batchSeq: number): Promise<StagedProduct[]> {
   const result = await sql<StagedProduct>`
     select o.code, o.name, o.description, c.brands[o.bx] as brand, c.categories[o.cx] as category,
-      o.image, ${sentJson('o.images')}::json as images, o.ean, o.enabled, ${sentJson('o.display_products')}::json as display_products, o.sent
+      o.image, ${sentJson('o.images')}::json as images, o.ean, o.enabled, ${sentJson('o.display_products')}::json as display_products, o.sent,
+      o.min_units, o.max_units, o.multiple
     from batch_product_chunks c
     cross join lateral ${itemsOfChunk}
     where c.batch_seq = ${batchSeq}
@@ -128,12 +136,17 @@ export async function readStagedProducts(db: Kysely<DB>, batchSeq: number): Prom
   return result.rows;
 }
 
-/** A staged product that named a brand or a category the supplier does not have: nothing of it is written. */
+/**
+ * A staged product that named a brand or a category the supplier does not have, or sent a
+ * minUnits above its maxUnits: nothing of it is written.
+ */
 export interface UnresolvedProduct {
   idx: number;
   brand: string;
   category: string;
   brand_known: boolean;
+  /** Brand and category known, but the item's minUnits is above its maxUnits. */
+  rules_conflict?: true;
 }
 
 export interface ProductWrite extends RowsWritten {
@@ -174,15 +187,17 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
       from batch_product_chunks c where c.batch_seq = ${run.batchSeq} and c.chunk = ${run.chunk}),
     input as (
       select (${run.first - 1} + o.n)::int as idx, o.code, o.name, o.description, o.bx, o.cx, c.brand_ids[o.bx] as brand_id, c.category_ids[o.cx] as category_id,
-        o.image, ${sentJson('o.images')} as images, o.ean, o.enabled, ${sentJson('o.display_products')} as display_products, o.sent
+        o.image, ${sentJson('o.images')} as images, o.ean, o.enabled, ${sentJson('o.display_products')} as display_products, o.sent,
+        o.min_units, o.max_units, o.multiple
       from chunk c
       cross join lateral ${itemsOfChunk}
       where o.n > ${run.from - run.first} and o.n <= ${run.to - run.first}),
-    valid as (select * from input where brand_id is not null and category_id is not null),
+    valid as (select * from input where brand_id is not null and category_id is not null and not coalesce(min_units > max_units, false)),
     twice as (select code from valid group by code having count(*) > 1),
     rows as (
       select code, name, brand_id, category_id, description, ${sent('description')} as has_description, image, ${sent('image')} as has_image,
-        images, ean, ${sent('ean')} as has_ean, enabled, display_products
+        images, ean, ${sent('ean')} as has_ean, enabled, display_products,
+        min_units, ${sent('minUnits')} as has_min_units, max_units, ${sent('maxUnits')} as has_max_units, multiple, ${sent('multiple')} as has_multiple
       from valid where code not in (select code from twice)
       union all
       select code, (array_agg(name order by idx desc))[1], (array_agg(brand_id order by idx desc))[1], (array_agg(category_id order by idx desc))[1],
@@ -191,17 +206,24 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
         (array_agg(images order by idx desc) filter (where images is not null))[1],
         (array_agg(ean order by idx desc) filter (where ${sent('ean')}))[1], bool_or(${sent('ean')}),
         (array_agg(enabled order by idx desc) filter (where enabled is not null))[1],
-        (array_agg(display_products order by idx desc) filter (where display_products is not null))[1]
+        (array_agg(display_products order by idx desc) filter (where display_products is not null))[1],
+        (array_agg(min_units order by idx desc) filter (where ${sent('minUnits')}))[1], bool_or(${sent('minUnits')}),
+        (array_agg(max_units order by idx desc) filter (where ${sent('maxUnits')}))[1], bool_or(${sent('maxUnits')}),
+        (array_agg(multiple order by idx desc) filter (where ${sent('multiple')}))[1], bool_or(${sent('multiple')})
       from valid where code in (select code from twice) group by code),
     written as (
-      insert into products (supplier_id, internal_code, name, brand_id, category_id, description, image, images, ean, enabled, display_products)
+      insert into products (supplier_id, internal_code, name, brand_id, category_id, description, image, images, ean, enabled, display_products,
+                            min_units, max_units, multiple)
       select ${supplierId}, r.code, r.name, r.brand_id, r.category_id,
         case when r.has_description then r.description else p.description end,
         case when r.has_image then r.image else p.image end,
         case when r.images is null then coalesce(p.images, '{}') else array(select json_array_elements_text(r.images::json)) end,
         case when r.has_ean then r.ean else p.ean end,
         coalesce(r.enabled, p.enabled, true),
-        coalesce(r.display_products::jsonb, p.display_products, '[]')
+        coalesce(r.display_products::jsonb, p.display_products, '[]'),
+        case when r.has_min_units then r.min_units else p.min_units end,
+        case when r.has_max_units then r.max_units else p.max_units end,
+        case when r.has_multiple then r.multiple else p.multiple end
       from rows r
       ${upsert ? rowByCode('products', 'p', supplierId, sql.ref('r.code')) : noRow('products', 'p')}
       ${
@@ -209,14 +231,18 @@ async function writeProducts(trx: Transaction<DB>, supplierId: number, run: Stag
           ? sql`on conflict (supplier_id, internal_code) do update set
         name = excluded.name, brand_id = excluded.brand_id, category_id = excluded.category_id,
         description = excluded.description, image = excluded.image, images = excluded.images, ean = excluded.ean,
-        enabled = excluded.enabled, display_products = excluded.display_products, updated_at = now()
+        enabled = excluded.enabled, display_products = excluded.display_products,
+        min_units = excluded.min_units, max_units = excluded.max_units, multiple = excluded.multiple, updated_at = now()
       returning xmax = 0 as inserted`
           : sql``
       }),
     registered as (${registerImages(supplierId, sql`select image from rows union all select json_array_elements_text(images::json) from rows where images is not null`)})
     select ${upsert ? sql`(select count(*) from written where not inserted)::int` : sql`0`} as existing,
-      (select json_agg(json_build_object('idx', i.idx, 'brand', c.brands[i.bx], 'category', c.categories[i.cx], 'brand_known', i.brand_id is not null) order by i.idx)
-       from input i cross join chunk c where i.brand_id is null or i.category_id is null) as unresolved`.execute(trx);
+      (select json_agg(case when i.brand_id is not null and i.category_id is not null
+                              then json_build_object('idx', i.idx, 'brand', c.brands[i.bx], 'category', c.categories[i.cx], 'brand_known', true, 'rules_conflict', true)
+                              else json_build_object('idx', i.idx, 'brand', c.brands[i.bx], 'category', c.categories[i.cx], 'brand_known', i.brand_id is not null) end
+                       order by i.idx)
+       from input i cross join chunk c where i.brand_id is null or i.category_id is null or i.min_units > i.max_units) as unresolved`.execute(trx);
   const row = result.rows[0]!;
   return { allNew: row.existing === 0, unresolved: row.unresolved ?? [] };
 }
@@ -327,6 +353,9 @@ const productColumns = [
   'p.enabled',
   'p.ean',
   'p.display_products',
+  'p.min_units',
+  'p.max_units',
+  'p.multiple',
   'p.created_at',
   'p.updated_at',
 ] as const;

@@ -25,6 +25,16 @@ export const CategoryInput = Type.Object({
 });
 export const SubcategoryInput = Type.Object({ ...CategoryInput.properties, parentCategoryInternalCode: Code() });
 
+/**
+ * A product's case rules, in units (quantity × units over the cart's lines of the
+ * product; src/modules/pricing/README.md, "Case rules"). Each is optional: none, no rule.
+ */
+const caseRules = <T>(field: (description: string) => T) => ({
+  minUnits: field('the fewest units of the product an order may hold'),
+  maxUnits: field('the most units of the product an order may hold'),
+  multiple: field('sold by the case of this many units: an order holds a multiple of it'),
+});
+
 const DisplayProduct = Type.Object({ units: Units(), name: Name(), default: Type.Optional(Type.Boolean()) });
 
 export const ProductInput = Type.Object({
@@ -38,6 +48,9 @@ export const ProductInput = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   ean: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
   displayProducts: Type.Optional(Type.Array(DisplayProduct, { maxItems: 100 })),
+  ...caseRules(
+    (description) => Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: `${description}; null clears it` }))),
+  ),
 });
 export const ProductBatchBody = Type.Object({ upsert: Type.Array(ProductInput) });
 
@@ -92,6 +105,8 @@ export const Product = Type.Object({
   enabled: Type.Boolean(),
   ean: Nullable(Type.String()),
   displayProducts: Type.Array(Type.Object({ units: Type.Integer(), name: Type.String(), default: Type.Optional(Type.Boolean()) })),
+  // Present only when set, so a product without case rules answers as before.
+  ...caseRules((description) => Type.Optional(Type.Integer({ description: `${description} (left out: no rule)` }))),
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 });

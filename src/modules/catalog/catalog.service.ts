@@ -131,6 +131,10 @@ function productView(p: repo.ProductRecord, image: Views) {
     enabled: p.enabled,
     ean: p.ean,
     displayProducts: p.display_products,
+    // Case rules only when set: a product without them answers as before.
+    ...(p.min_units === null ? {} : { minUnits: p.min_units }),
+    ...(p.max_units === null ? {} : { maxUnits: p.max_units }),
+    ...(p.multiple === null ? {} : { multiple: p.multiple }),
     createdAt: iso(p.created_at),
     updatedAt: iso(p.updated_at),
   };

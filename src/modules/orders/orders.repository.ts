@@ -22,6 +22,7 @@ const columns = [
   'o.total',
   'o.delivery_date',
   'o.after_cutoff',
+  'o.delivery_fee',
   'o.notes',
   'o.cancellation',
   'o.history',
@@ -143,13 +144,39 @@ export interface PlacedOrder {
 }
 
 /**
+ * What a store's orders for one delivery date add up to (goods after discounts, without
+ * their fees), not cancelled: the amount a top-up order counts towards the minimum.
+ */
+export async function orderedForDate(db: Executor, storeId: number, deliveryDate: string): Promise<string> {
+  const row = await db
+    .selectFrom('orders')
+    .select(sql<string>`coalesce(sum(subtotal - discount_total), 0)::text`.as('ordered'))
+    .where('store_id', '=', storeId)
+    .where('delivery_date', '=', deliveryDate)
+    .where('status', '<>', 'CANCELLED')
+    .executeTakeFirstOrThrow();
+  return row.ordered;
+}
+
+/**
+ * Takes the store's row lock for the rest of the transaction (FOR NO KEY UPDATE: an
+ * order's foreign key check, FOR KEY SHARE, is not blocked by it), so the top-up orders
+ * of one store are checked and written one after another. False when the store is gone.
+ */
+export async function lockStoreForPlacement(trx: Transaction<DB>, storeId: number): Promise<boolean> {
+  const row = await trx.selectFrom('stores').select('id').where('id', '=', storeId).forNoKeyUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * The INSERT of store orders, answering their ids. `resource` is a table expression with a
  * row per order (EventsAboutNewRows): `n`, the order's place in `orders` from 1, `id`, the
  * id drawn for it, and `json`, the order as the API answers it (jsonb, camelCase, its id
  * included): what is stored is what was answered, and the order's JSON is sent and parsed
  * once for the row and its event (recordCreations). The status, buyer, address (a null one
- * is SQL null), price list, lines, promotions, notes, history, creation time, delivery date
- * and afterCutoff (absent: null, an order placed without a delivery zone) are the answer's;
+ * is SQL null), price list, lines, promotions, notes, history, creation time, delivery date,
+ * afterCutoff (absent: null, an order placed without a delivery zone) and deliveryFee
+ * (absent: null, an order charged none) are the answer's;
  * external_id and imported keep their defaults (null, false).
  */
 export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<unknown>): RawBuilder<unknown> {
@@ -157,11 +184,11 @@ export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<u
   return sql`
     insert into orders (id, supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
                         subtotal, discount_total, total, notes, history, placed_by, created_at,
-                        delivery_date, after_cutoff, delivery_zone_id) overriding system value
+                        delivery_date, after_cutoff, delivery_zone_id, delivery_fee) overriding system value
     select a.id, o.supplier_id, o.store_id, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
            a.json->>'priceListCode', a.json->'products', a.json->'promotions', o.subtotal, o.discount_total,
            o.total, a.json->>'notes', a.json->'history', o.placed_by, (a.json->>'createdAt')::timestamptz,
-           (a.json->>'deliveryDate')::date, (a.json->>'afterCutoff')::boolean, o.delivery_zone_id
+           (a.json->>'deliveryDate')::date, (a.json->>'afterCutoff')::boolean, o.delivery_zone_id, (a.json->>'deliveryFee')::numeric
     from ${resource} as a
     join unnest(${column('supplier_id')}::bigint[], ${column('store_id')}::bigint[], ${column('placed_by')}::bigint[],
                 ${column('subtotal')}::numeric[], ${column('discount_total')}::numeric[], ${column('total')}::numeric[],

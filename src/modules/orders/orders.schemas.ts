@@ -91,7 +91,10 @@ export const Order = Type.Object({
   promotions: OrderPricing,
   subtotal: Type.Number(),
   discountTotal: Type.Number(),
-  total: Type.Number(),
+  deliveryFee: Type.Optional(
+    Type.Number({ description: "only on an order charged a fee for staying below its delivery zone's minimum (mode fee); included in `total`" }),
+  ),
+  total: Type.Number({ description: '`subtotal − discountTotal`, plus `deliveryFee` when the order has one' }),
   deliveryDate: Nullable(Type.String()),
   afterCutoff: Type.Optional(
     Type.Boolean({ description: "only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off" }),

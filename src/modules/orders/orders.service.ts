@@ -28,11 +28,12 @@ const addressOf = (stored: unknown) =>
 /** What an order's answer is made of: a stored row, or one about to be written. */
 type OrderViewSource = Omit<
   repo.OrderRow,
-  'store_code' | 'supplier_id' | 'store_id' | 'imported' | 'placed_by' | 'updated_at' | 'subtotal' | 'discount_total' | 'total' | 'delivery_zone_id'
+  'store_code' | 'supplier_id' | 'store_id' | 'imported' | 'placed_by' | 'updated_at' | 'subtotal' | 'discount_total' | 'total' | 'delivery_zone_id' | 'delivery_fee'
 > & {
   subtotal: string | number;
   discount_total: string | number;
   total: string | number;
+  delivery_fee: string | number | null;
 };
 
 export function orderView(row: OrderViewSource): OrderJson {
@@ -48,6 +49,8 @@ export function orderView(row: OrderViewSource): OrderJson {
     promotions: row.promotions as OrderJson['promotions'],
     subtotal: money(row.subtotal),
     discountTotal: money(row.discount_total),
+    // Only an order charged a zone's fee has it (src/modules/pricing/README.md, "Minimum order").
+    ...(row.delivery_fee === null ? {} : { deliveryFee: money(row.delivery_fee) }),
     total: money(row.total),
     deliveryDate: row.delivery_date,
     // Only an order placed under a delivery zone has it: every other order answers as before.
@@ -169,6 +172,8 @@ export type StoreOrder = repo.PlacedOrder &
     /** The delivery the store asked for or was given (src/modules/delivery); absent or null: none, no flag. */
     delivery_date?: string | null;
     after_cutoff?: boolean | null;
+    /** The fee of a zone's minimum in mode fee, already in `total`; absent or null: none. */
+    delivery_fee?: number | null;
   };
 
 /** A store's order ready to be written: its row's own columns, its answer and its order.created event. */
@@ -219,21 +224,50 @@ export type StoreOrderPlacer = (order: StoreOrder) => Promise<OrderJson>;
  */
 export function storeOrderPlacer(db: Kysely<DB>): StoreOrderPlacer {
   const group = new GroupCommit((orders: OrderToPlace[]) => placeStoreOrders(db, orders), PLACEMENT_GROUPS);
-  return (order) => {
-    // Built before the id is known; the id keeps its place (first) when it is set. The
-    // event is made here, in the request's context, so its delivery carries its trace.
-    const view = orderView({
-      ...order,
-      id: 0,
-      status: 'PENDING',
-      external_id: null,
-      created_at: new Date(order.created_at),
-      delivery_date: order.delivery_date ?? null,
-      after_cutoff: order.after_cutoff ?? null,
-      cancellation: null,
-    });
-    return group.submit({ order, view, event: creationEvent(order.supplier_id, view) });
-  };
+  return (order) => group.submit(toPlace(order));
+}
+
+/**
+ * The order's answer and event, built before its id is known; the id keeps its place
+ * (first) when it is set. The event is made here, in the request's context, so its
+ * delivery carries its trace.
+ */
+function toPlace(order: StoreOrder): OrderToPlace {
+  const view = orderView({
+    ...order,
+    id: 0,
+    status: 'PENDING',
+    external_id: null,
+    created_at: new Date(order.created_at),
+    delivery_date: order.delivery_date ?? null,
+    after_cutoff: order.after_cutoff ?? null,
+    delivery_fee: order.delivery_fee ?? null,
+    cancellation: null,
+  });
+  return { order, view, event: creationEvent(order.supplier_id, view) };
+}
+
+/**
+ * Places a store's order whose minimum counts the store's other orders for its delivery
+ * date (README.md, "A top-up order"): in one transaction, under the store's row lock, it
+ * reads what the store's orders for that date add up to (not cancelled), lets `settle`
+ * decide with it (refuse, charge the fee, or place as it is), and writes the order and
+ * its event. Two such orders of one store are therefore checked one after the other, the
+ * second counting the first. Not group-committed: only an order that alone is below its
+ * minimum comes here; every other order takes the group placer, with no extra read.
+ */
+export async function placeCountingOtherOrders(db: Kysely<DB>, storeId: number, deliveryDate: string, settle: (alreadyOrdered: string) => StoreOrder): Promise<OrderJson> {
+  return inTransaction(db, async (trx) => {
+    // A store deleted meanwhile: no lock to take, and the insert's foreign key refuses the order.
+    await repo.lockStoreForPlacement(trx, storeId);
+    return placeStoreOrderIn(trx, settle(await repo.orderedForDate(trx, storeId, deliveryDate)));
+  });
+}
+
+/** Places one store order (with its order.created event) inside the caller's transaction, which holds the lock its check needs. */
+export async function placeStoreOrderIn(trx: Transaction<DB>, order: StoreOrder): Promise<OrderJson> {
+  const [placed] = await placeStoreOrders(trx, [toPlace(order)]);
+  return placed!;
 }
 
 /** The store cancels its order with one of the supplier's STORE codes; records order.cancelled. */

@@ -3,6 +3,7 @@
 // the preview's hints. No I/O, no clock, no database; invariants in README.md.
 import { resolveBonuses, type GiftCheck } from './pricing.bonuses.ts';
 import { resolveDiscounts, type MoneyContext } from './pricing.discounts.ts';
+import { caseRuleViolations, minimumOrderOf, minimumRuleOf } from './pricing.minimums.ts';
 import {
   Money,
   ZERO,
@@ -218,9 +219,12 @@ export function priceCart(input: PricingInput): PricingResult {
     };
   });
   const total = subtotal - discountTotal;
-  const minimum = input.store.dropSize ?? input.supplierMinimumOrder ?? null;
-  const missing = minimum === null ? null : new Money(minimum).minus(new Money(total.toString()).div(scaleMinor.toString()));
-  const minimumOrder = missing !== null && missing.greaterThan(0) ? { amount: minimum!, missing: missing.toNumber() } : null;
+  const minimumOrder = minimumOrderOf(minimumRuleOf(input), new Money(total.toString()).div(scaleMinor.toString()), input.alreadyOrdered ?? 0);
+
+  // 7. Case rules, over each product's units in its priced lines.
+  const pricedUnits = new Map<string, bigint>();
+  for (const line of priced) pricedUnits.set(line.productInternalCode, (pricedUnits.get(line.productInternalCode) ?? 0n) + line.packagedUnits);
+  const violations = caseRuleViolations(input.products, pricedUnits);
 
   const byCode = <T extends { promoInternalCode: string }>(a: T, b: T) => compareCodes(a.promoInternalCode, b.promoInternalCode);
   return {
@@ -231,6 +235,7 @@ export function priceCart(input: PricingInput): PricingResult {
     discountTotal: asNumber(discountTotal),
     total: asNumber(total),
     minimumOrder,
+    ...(violations === undefined ? {} : { violations }),
     hints: {
       nextTiers: [...discounts.nextTiers, ...bonuses.nextTiers].sort(byCode),
       lostConflicts: discounts.lostConflicts,

@@ -51,7 +51,31 @@ export const Reward = Type.Object({
   products: Type.Array(ProductSize, { description: 'always one product: the gift and its package size' }),
 });
 
-export const MinimumOrder = Type.Object({ amount: Type.Number(), missing: Type.Number() });
+export const MinimumMode = Type.Union([Type.Literal('hard'), Type.Literal('soft'), Type.Literal('fee')], {
+  description: 'hard: an order below the minimum is refused; soft: it is taken, the cart warns; fee: it is taken and charged `fee`',
+});
+
+/** `mode` and `fee` come with a delivery zone's minimum (README.md, "Minimum order"); without one, answers as before zones. */
+export const MinimumOrder = Type.Object({
+  amount: Type.Number(),
+  missing: Type.Number({ description: '`amount` minus this cart and `alreadyOrdered`' }),
+  mode: Type.Optional(MinimumMode),
+  fee: Type.Optional(Type.Number({ description: 'mode fee: what an order placed now is charged (its `deliveryFee`)' })),
+  alreadyOrdered: Type.Optional(
+    Type.Number({ description: "the store's other orders for the same delivery date (after discounts, not cancelled), counted with this cart; left out when none" }),
+  ),
+});
+
+const violated = { productInternalCode: Type.String(), orderedUnits: Type.Integer({ description: "the product's units in the cart: quantity × units over its priced lines" }) };
+
+export const CaseRuleViolation = Type.Union(
+  [
+    Type.Object({ code: Type.Literal('BELOW_MINIMUM_UNITS'), ...violated, minUnits: Type.Integer({ description: 'the fewest units of the product an order may hold' }) }),
+    Type.Object({ code: Type.Literal('ABOVE_MAXIMUM_UNITS'), ...violated, maxUnits: Type.Integer({ description: 'the most units of the product an order may hold' }) }),
+    Type.Object({ code: Type.Literal('NOT_A_MULTIPLE'), ...violated, multiple: Type.Integer({ description: 'the product is sold by the case of this many units' }) }),
+  ],
+  { description: "a product's case rule the cart breaks; placing refuses it with the same code" },
+);
 
 export const NextTierHint = Type.Object(
   {
@@ -105,6 +129,11 @@ export const PricedCart = Type.Object(
     discountTotal: Type.Number(),
     total: Type.Number(),
     minimumOrder: Nullable(Type.Object(MinimumOrder.properties, { description: 'null when there is no minimum or the total reaches it' })),
+    violations: Type.Optional(
+      Type.Array(CaseRuleViolation, {
+        description: 'present when a product of the cart has a case rule (empty: every rule is met); by product code, then BELOW, ABOVE, NOT_A_MULTIPLE',
+      }),
+    ),
     hints: PricingHints,
   },
   { description: 'the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md)' },

@@ -12,6 +12,10 @@ import type * as schemas from './pricing.schemas.ts';
 export interface PricingProduct {
   internalCode: string;
   enabled: boolean;
+  /** Case rules in units (README.md, "Case rules"); absent or null: no rule. */
+  minUnits?: number | null;
+  maxUnits?: number | null;
+  multiple?: number | null;
 }
 
 /** One entry of the store's price list: the price of one package of `units`. */
@@ -80,6 +84,15 @@ export type PricingPromotion = Pick<StoredPromotion, 'type' | 'internalCode' | '
 /** A promotion read from the database: both the stored view and the engine's input. */
 export type StoredPricingPromotion = StoredPromotion & PricingPromotion;
 
+export type MinimumMode = Static<typeof schemas.MinimumMode>;
+
+/** A delivery zone's minimum order (src/modules/delivery): `fee` only in mode fee. */
+export interface ZoneMinimumOrder {
+  amount: number;
+  mode: MinimumMode;
+  fee?: number | null;
+}
+
 /** A cart line: a whole number of packages (1 or more) of `units` of a product. */
 export interface CartLine {
   productInternalCode: string;
@@ -102,6 +115,10 @@ export interface PricingInput {
   store: PricingStore;
   /** The supplier's global minimum order, if any. */
   supplierMinimumOrder?: number | null;
+  /** The minimum of the store's delivery zone, if any: its amount yields to `dropSize`, its mode applies (README.md). */
+  zoneMinimumOrder?: ZoneMinimumOrder | null;
+  /** The store's other orders for the same delivery date (goods after discounts), counted towards the minimum; default 0. */
+  alreadyOrdered?: number;
   promotions: readonly PricingPromotion[];
   cart: readonly CartLine[];
 }
@@ -117,6 +134,7 @@ export type LineResult = PricedLineResult | FailedLineResult;
 export type AppliedDiscount = Static<typeof schemas.AppliedDiscount>;
 export type Reward = Static<typeof schemas.Reward>;
 export type MinimumOrder = Static<typeof schemas.MinimumOrder>;
+export type CaseRuleViolation = Static<typeof schemas.CaseRuleViolation>;
 export type NextTierHint = Static<typeof schemas.NextTierHint>;
 export type LostConflictHint = Static<typeof schemas.LostConflictHint>;
 export type GiftRefusal = Static<typeof schemas.GiftRefusal>;

@@ -6,14 +6,15 @@ import type { StoreAddress } from '../../db/types.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import * as orders from '../orders/orders.service.ts';
 import type { OrderLine } from '../orders/orders.rules.ts';
-import { priceCart } from '../pricing/pricing.engine.ts';
+import { minimumRuleOf } from '../pricing/pricing.minimums.ts';
 import type { CartLine } from '../pricing/pricing.types.ts';
-import { todayOf, type StoreAppContext } from './store-app.context.ts';
+import type { StoreAppContext } from './store-app.context.ts';
 import { requireMembership } from './store-app.membership.ts';
-import { pricingInputFor, type StoreContext } from './store-app.pricing-context.ts';
+import { minimumOutcome, totalWithFee, zoneOf } from './store-app.minimums.ts';
+import type { StoreContext } from './store-app.pricing-context.ts';
 import { buyerOf, type MemberStore } from './store-app.repository.ts';
-import { cachedZoneOfStore, orderDelivery } from '../delivery/delivery.service.ts';
-import { inForce, productSource, refusalOf } from './store-app.service.ts';
+import { orderDelivery } from '../delivery/delivery.service.ts';
+import { pricedCart, refusalOf } from './store-app.service.ts';
 
 export interface PlaceOrderInput {
   lines: CartLine[];
@@ -33,12 +34,11 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
   const { store } = context;
   if (!store.enabled) throw new AppError('STORE_DISABLED', 'this store is disabled and cannot place orders');
   // The delivery date first: a date that cannot be delivered is refused before pricing.
-  const delivery = orderDelivery(await cachedZoneOfStore(ctx, store.id), new Date(at), input.deliveryDate, ctx.today);
+  const zone = await zoneOf(ctx, store);
+  const delivery = orderDelivery(zone, new Date(at), input.deliveryDate, ctx.today);
   // Priced once, exactly as the preview prices it (the same cached reads), and stored as computed.
-  const promotions = await inForce(ctx, store.supplier_id);
-  const pricingInput = await pricingInputFor(productSource(ctx, context), context, promotions, input.lines, await todayOf(ctx, store.supplier_id), ctx.currencyDecimals);
-  const result = priceCart(pricingInput);
-  const refusal = refusalOf(result);
+  const { input: pricingInput, result } = await pricedCart(ctx, context, input.lines, zone);
+  const refusal = refusalOf(result, input.lines);
   if (refusal) throw refusal;
   // The buyer as the supplier knows them: never what another supplier registered (kept in
   // the store cache: store_users and people announce their changes).
@@ -47,7 +47,7 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
     if ('error' in l) throw new Error('a refused line reached placement');
     return { internalCode: l.productInternalCode, name: pricingInput.names.get(l.productInternalCode) ?? null, units: l.units, quantity: l.quantity, unitPrice: l.unitPrice, subtotal: l.subtotal, discount: l.discount, total: l.total, deliveredQuantity: 0, returnedQuantity: 0 };
   });
-  const view = await ctx.placeOrder({
+  const order: orders.StoreOrder = {
     supplier_id: store.supplier_id,
     store_id: store.id,
     buyer: {
@@ -71,9 +71,29 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
     delivery_date: delivery.deliveryDate,
     after_cutoff: delivery.afterCutoff,
     delivery_zone_id: delivery.zoneId,
-  });
+  };
+  const view = await placeWithMinimum(ctx, order, minimumRuleOf(pricingInput), result.total, delivery.deliveryDate);
   ctx.wake();
   return view;
+}
+
+/**
+ * The minimum decides how the order is written (../pricing/README.md, "Minimum order";
+ * ../orders/README.md, "A top-up order"). An order that meets it alone, one under a soft
+ * minimum and one with no minimum go to the group placer as before, with no read more.
+ * One below it alone, with a delivery date, counts the store's other orders for that date
+ * under the store's lock: refused (hard), charged the fee (fee) or placed as it is if
+ * they reach the minimum together. Without a date there is nothing to count with.
+ */
+async function placeWithMinimum(ctx: StoreAppContext, order: orders.StoreOrder, rule: ReturnType<typeof minimumRuleOf>, total: number, date: string | null) {
+  const settled = (outcome: ReturnType<typeof minimumOutcome>): orders.StoreOrder => {
+    if (!outcome.place) throw outcome.refusal;
+    return outcome.fee === null ? order : { ...order, total: totalWithFee(order.total, outcome.fee), delivery_fee: outcome.fee };
+  };
+  const alone = minimumOutcome(rule, total, 0, date);
+  if (alone.place && alone.fee === null) return ctx.placeOrder(order);
+  if (date === null) return ctx.placeOrder(settled(alone));
+  return orders.placeCountingOtherOrders(ctx.db, order.store_id, date, (ordered) => settled(minimumOutcome(rule, total, Number(ordered), date)));
 }
 
 /** An order of one of the person's stores (the membership guard on its store), or 404. */

@@ -4,7 +4,7 @@
 // the products the cart and its promotions name.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { CartLine, PricingInput, PricingPromotion, StoredPricingPromotion, UnavailableRule } from '../pricing/pricing.types.ts';
+import type { CartLine, PricingInput, PricingPromotion, StoredPricingPromotion, UnavailableRule, ZoneMinimumOrder } from '../pricing/pricing.types.ts';
 import * as repo from './store-app.repository.ts';
 import type { CatalogPromotion } from './store-app.schemas.ts';
 
@@ -76,7 +76,7 @@ export interface InForce {
 
 /** The products, prices (in the store's list) and stock rules (of its grouper) of some product codes. */
 export interface ProductData {
-  products: { internal_code: string; name: string; enabled: boolean }[];
+  products: { internal_code: string; name: string; enabled: boolean; min_units: number | null; max_units: number | null; multiple: number | null }[];
   prices: { internal_code: string; units: number; price: string | number }[];
   rules: { internal_code: string; units: number; available: boolean }[];
 }
@@ -113,6 +113,8 @@ export async function pricingInputFor(
   cart: CartLine[],
   today: string,
   currencyDecimals: number,
+  /** The minimum of the store's delivery zone (none without a zone, or a zone without one). */
+  zoneMinimumOrder: ZoneMinimumOrder | null = null,
 ): Promise<PricingInput & { names: Map<string, string> }> {
   const { store, priceList } = context;
   const named = new Set<PricingPromotion>();
@@ -127,7 +129,14 @@ export async function pricingInputFor(
   return {
     currencyDecimals,
     today,
-    products: products.map((p) => ({ internalCode: p.internal_code, enabled: p.enabled })),
+    // Case rules only where the product has one, so a supplier without any passes what it did before.
+    products: products.map((p) => ({
+      internalCode: p.internal_code,
+      enabled: p.enabled,
+      ...(p.min_units === null ? {} : { minUnits: p.min_units }),
+      ...(p.max_units === null ? {} : { maxUnits: p.max_units }),
+      ...(p.multiple === null ? {} : { multiple: p.multiple }),
+    })),
     prices: !priceList ? 'NO_PRICE_LIST' : !priceList.enabled ? 'PRICE_LIST_DISABLED' : entries,
     unavailable: unavailableFrom(
       rules.map((r) => ({ code: r.internal_code, units: r.units, available: r.available })),
@@ -136,6 +145,7 @@ export async function pricingInputFor(
     groupers: context.supplierGroupers,
     store: context.pricingStore,
     supplierMinimumOrder: store.minimum_order === null ? null : Number(store.minimum_order),
+    ...(zoneMinimumOrder ? { zoneMinimumOrder } : {}),
     promotions: relevant,
     cart,
     names: new Map(products.map((p) => [p.internal_code, p.name])),

@@ -34,6 +34,8 @@ export async function memberStore(db: Kysely<DB>, personId: number, storeId: num
       's.addresses',
       's.drop_size',
       'p.minimum_order',
+      // Null for a store without a delivery zone: its cart and orders then read no zone at all.
+      's.delivery_zone_id',
     ])
     .where('s.id', '=', storeId)
     .where(isMember(personId, 's.id'))
@@ -89,7 +91,7 @@ export async function productsByCode(db: Kysely<DB>, supplierId: number, codes: 
   if (codes.length === 0) return [];
   return db
     .selectFrom('products')
-    .select(['id', 'internal_code', 'name', 'enabled'])
+    .select(['id', 'internal_code', 'name', 'enabled', 'min_units', 'max_units', 'multiple'])
     .where('supplier_id', '=', supplierId)
     .where(textIn('internal_code', codes))
     .execute();
@@ -174,7 +176,7 @@ export async function grouperStockRules(db: Kysely<DB>, supplierId: number, grou
 
 /** Every product of the supplier: code, name, enabled. */
 export async function allProducts(db: Kysely<DB>, supplierId: number) {
-  return db.selectFrom('products').select(['internal_code', 'name', 'enabled']).where('supplier_id', '=', supplierId).execute();
+  return db.selectFrom('products').select(['internal_code', 'name', 'enabled', 'min_units', 'max_units', 'multiple']).where('supplier_id', '=', supplierId).execute();
 }
 
 /** The prices in a list of the products with these codes (by code: no lookup of ids first). */

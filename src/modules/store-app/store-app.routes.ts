@@ -100,7 +100,8 @@ export const storeAppRoutes =
       schema: { tags, summary: 'Price a cart (changes nothing)', params: StoreParams, body: CartBody, response: { 200: PricedCart, ...problems(400, 401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return previewCart(context, await member(request, context), request.body.lines);
+        const store = await member(request, context);
+        return previewCart(context, store, request.body, new Date(await now(store.store.supplier_id)));
       },
     });
 

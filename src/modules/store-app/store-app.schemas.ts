@@ -13,7 +13,16 @@ export type CatalogPromotion = Static<typeof CatalogPromotion>;
 export const StoreParams = Type.Object({ storeId: Type.Integer({ minimum: 1 }) });
 export const CartLine = Type.Object({ productInternalCode: Code(), units: Units(), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }) });
 /** Also the body of the supplier's POST /store/{code}/cart: one cart shape for both sides. */
-export const CartBody = Type.Object({ lines: Type.Array(CartLine, { minItems: 1, maxItems: 500 }) });
+export const CartBody = Type.Object({
+  lines: Type.Array(CartLine, { minItems: 1, maxItems: 500 }),
+  deliveryDate: Type.Optional(
+    Type.String({
+      format: 'calendar-date',
+      description:
+        "YYYY-MM-DD, checked as placing checks it: the minimum counts the store's other orders for that date. Left out: the zone's first delivery date (none without a zone: the cart counts alone)",
+    }),
+  ),
+});
 export const PlaceBody = Type.Object({
   lines: Type.Array(CartLine, { minItems: 1, maxItems: 500 }),
   address: Type.Optional(Address),

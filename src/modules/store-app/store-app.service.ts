@@ -8,6 +8,9 @@ import { promotionsForPricing } from '../promotions/promotions.service.ts';
 import { listPrices } from '../pricelists/pricelists.service.ts';
 import { todayOf, type StoreAppContext } from './store-app.context.ts';
 import { pricingInputFor, productsFromDatabase, type InForce, type ProductSource, type StoreContext } from './store-app.pricing-context.ts';
+import { countingOtherOrders, previewDate, violationsRefusal, zoneOf } from './store-app.minimums.ts';
+import { orderDelivery } from '../delivery/delivery.service.ts';
+import type { ZoneRow } from '../delivery/delivery.repository.ts';
 import * as repo from './store-app.repository.ts';
 import type { CatalogPromotion, StorePromotion } from './store-app.schemas.ts';
 
@@ -74,28 +77,41 @@ export function productSource(ctx: StoreAppContext, context: StoreContext): Prod
   };
 }
 
+/** The engine's input and result for a cart of the store, with its zone's minimum (`zone`: the store's, read by the caller). */
+export async function pricedCart(ctx: StoreAppContext, store: StoreContext, lines: CartLine[], zone: ZoneRow | null) {
+  const supplierId = store.store.supplier_id;
+  const promotions = await inForce(ctx, supplierId);
+  const input = await pricingInputFor(productSource(ctx, store), store, promotions, lines, await todayOf(ctx, supplierId), ctx.currencyDecimals, zone?.minimum_order ?? null);
+  return { input, result: priceCart(input) };
+}
+
+/** The cart priced for the store: the cart alone (the order guide's prices). */
 export async function priceStoreCart(ctx: StoreAppContext, store: StoreContext, lines: CartLine[]): Promise<PricingResult> {
-  const promotions = await inForce(ctx, store.store.supplier_id);
-  return priceCart(await pricingInputFor(productSource(ctx, store), store, promotions, lines, await todayOf(ctx, store.store.supplier_id), ctx.currencyDecimals));
+  return (await pricedCart(ctx, store, lines, await zoneOf(ctx, store.store))).result;
 }
 
-export async function previewCart(ctx: StoreAppContext, store: StoreContext, lines: CartLine[]): Promise<PricingResult> {
-  return priceStoreCart(ctx, store, lines);
+/**
+ * The cart preview: priced as placing prices it, the minimum counting the store's other
+ * orders for the delivery date (asked for, checked as placing checks it; else the zone's
+ * first; none without a zone), so a top-up cart shows what it still lacks, if anything.
+ */
+export async function previewCart(ctx: StoreAppContext, store: StoreContext, body: { lines: CartLine[]; deliveryDate?: string }, now: Date): Promise<PricingResult> {
+  const zone = await zoneOf(ctx, store.store);
+  if (body.deliveryDate !== undefined) orderDelivery(zone, now, body.deliveryDate, await todayOf(ctx, store.store.supplier_id));
+  const { input, result } = await pricedCart(ctx, store, body.lines, zone);
+  return countingOtherOrders(ctx, store.store.id, input, result, previewDate(zone, now, body.deliveryDate));
 }
 
-/** Placing is refused, never trimmed: each failed line is a problem with its own code. */
-export function refusalOf(result: PricingResult): AppError | undefined {
+/**
+ * Placing is refused, never trimmed: each failed line is a problem with its own code, and
+ * so is each broken case rule (the minimum is the placement's own, with the date's other orders).
+ */
+export function refusalOf(result: PricingResult, lines: readonly CartLine[]): AppError | undefined {
   const errors = result.lines.flatMap((line, i) =>
     'error' in line ? [{ pointer: `/lines/${i}`, code: line.error, message: `${line.productInternalCode} in packages of ${line.units} cannot be ordered: ${line.error}` }] : [],
   );
   if (errors.length > 0) return validationError(errors, errors.length === 1 ? undefined : `${errors.length} lines cannot be ordered`);
-  if (result.minimumOrder) {
-    const { amount, missing } = result.minimumOrder;
-    return new AppError('BELOW_MINIMUM_ORDER', `the minimum order is ${amount}; ${missing} more is needed`, {
-      errors: [{ pointer: '/lines', code: 'BELOW_MINIMUM_ORDER', message: `add ${missing} to reach the minimum order of ${amount}` }],
-    });
-  }
-  return undefined;
+  return violationsRefusal(result, lines);
 }
 
 /**

@@ -344,7 +344,7 @@ export async function storeForPricing(db: Executor, supplierId: number, code: st
   return db
     .selectFrom('stores as s')
     .innerJoin('suppliers as p', 'p.id', 's.supplier_id')
-    .select(['s.id', 's.supplier_id', 's.internal_code', 's.name', 's.legal_name', 's.legal_id', 's.enabled', 's.addresses', 's.drop_size', 'p.minimum_order'])
+    .select(['s.id', 's.supplier_id', 's.internal_code', 's.name', 's.legal_name', 's.legal_id', 's.enabled', 's.addresses', 's.drop_size', 'p.minimum_order', 's.delivery_zone_id'])
     .where('s.supplier_id', '=', supplierId)
     .where('s.internal_code', '=', code)
     .executeTakeFirst();

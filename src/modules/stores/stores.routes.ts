@@ -41,13 +41,10 @@ export const storeRoutes =
         body: CartBody,
         response: { 200: PricedCart, ...problems(400, 401, 403, 404) },
       },
-      handler: (request) =>
-        priceCartAsStore(
-          storeAppContext(deps),
-          supplierOf(request).supplierId,
-          request.params.code,
-          request.body.lines,
-        ),
+      handler: async (request) => {
+        const { supplierId } = supplierOf(request);
+        return priceCartAsStore(storeAppContext(deps), supplierId, request.params.code, request.body, await deps.clocks.nowFor(supplierId));
+      },
     });
 
     for (const [verb, fn] of [

@@ -7,7 +7,7 @@ import { page } from '../../lib/pagination.ts';
 import type { CartLine } from '../pricing/pricing.types.ts';
 import type { StoreAppContext } from '../store-app/store-app.context.ts';
 import { storeContextOf } from '../store-app/store-app.pricing-context.ts';
-import { priceStoreCart } from '../store-app/store-app.service.ts';
+import { previewCart } from '../store-app/store-app.service.ts';
 import * as repo from './stores.repository.ts';
 
 export interface UserInput {
@@ -61,14 +61,15 @@ export async function listStores(db: Kysely<DB>, supplierId: number, query: { se
 }
 
 /**
- * The cart priced exactly as the store app prices it for this store (the same function,
- * the store app's priceStoreCart: pricing context + engine), for a supplier who wants to see
- * what a store sees. Changes nothing.
+ * The cart priced exactly as the store app previews it for this store (the same function,
+ * the store app's previewCart: pricing context + engine, the minimum counting the store's
+ * other orders for the delivery date), for a supplier who wants to see what a store sees.
+ * Changes nothing.
  */
-export async function priceCartAsStore(ctx: StoreAppContext, supplierId: number, code: string, lines: CartLine[]) {
+export async function priceCartAsStore(ctx: StoreAppContext, supplierId: number, code: string, body: { lines: CartLine[]; deliveryDate?: string }, now: Date) {
   const store = await repo.storeForPricing(ctx.db, supplierId, code);
   if (!store) throw notFound('store', code);
-  return priceStoreCart(ctx, await storeContextOf(ctx.db, store), lines);
+  return previewCart(ctx, await storeContextOf(ctx.db, store), body, now);
 }
 
 function requireContact(users: UserInput[]) {
