@@ -298,6 +298,8 @@ export interface StoresTable {
   updated_at: Generated<Date>;
   /** The store's delivery zone (migration 0034); null: none, today's behaviour. */
   delivery_zone_id: number | null;
+  /** The store confirms its sellers' orders itself (migration 0043, src/modules/sellers). */
+  confirm_seller_orders: Generated<boolean>;
 }
 
 export interface DeliveryDay {
@@ -506,6 +508,8 @@ export interface OrdersTable {
   cancellation: ColumnType<unknown, string | null | undefined, string | null>;
   history: Json<unknown[]>;
   placed_by: number | null;
+  /** The seller who placed it, as they were then (migration 0043); null for every other order. */
+  seller: ColumnType<OrderSeller | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: Generated<Date>;
   /** The zone the order was placed for, and whether after its date's cut-off (migration 0034); null without a zone. */
@@ -549,6 +553,47 @@ export interface RecommendationsTable {
   products: Json<RecommendedProduct[]>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/** A supplier's seller (migration 0043, src/modules/sellers): identifiers it signs in with, never a person. */
+export interface SellersTable {
+  id: Generated<number>;
+  supplier_id: number;
+  internal_code: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A store a seller serves, by code. */
+export interface SellerStoresTable {
+  seller_id: number;
+  supplier_id: number;
+  store_code: string;
+}
+
+/** Who placed an order as a seller, as they were when it was placed. */
+export interface OrderSeller {
+  sellerInternalCode: string;
+  name: string;
+}
+
+export type SellerProposalStatus = 'AWAITING_STORE' | 'ACCEPTED' | 'DECLINED';
+
+/** A seller's order kept for the store's own confirmation (stores.confirm_seller_orders). */
+export interface SellerOrderProposalsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  store_id: number;
+  seller_id: number | null;
+  seller: ColumnType<OrderSeller, string, string>;
+  body: ColumnType<unknown, string, string>;
+  status: Generated<SellerProposalStatus>;
+  order_id: number | null;
+  created_at: Generated<Date>;
+  decided_at: Date | null;
 }
 
 /** Who a recommendation is for: a store code or a promotion grouper code. */
@@ -822,6 +867,9 @@ export interface DB {
   order_guide_preferences: OrderGuidePreferencesTable;
   recommendations: RecommendationsTable;
   recommendation_targets: RecommendationTargetsTable;
+  sellers: SellersTable;
+  seller_stores: SellerStoresTable;
+  seller_order_proposals: SellerOrderProposalsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

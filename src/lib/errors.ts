@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, title: 'Conflict' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, title: 'Idempotency key reused with another request' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, title: 'A request with this idempotency key is in progress' },
+  PROPOSAL_DECIDED: { status: 409, title: "The seller's proposal was already accepted or declined" },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   RATE_LIMITED: { status: 429, title: 'Too many requests' },

@@ -3,7 +3,7 @@
 // POST /batch/order succeeds or fails exactly as the single endpoint would.
 import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
-import type { CancelCode, DB } from '../../db/types.ts';
+import type { CancelCode, DB, OrderSeller } from '../../db/types.ts';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -34,6 +34,8 @@ type OrderViewSource = Omit<
   discount_total: string | number;
   total: string | number;
   delivery_fee: string | number | null;
+  /** Read for the channel (ERP_IMPORT); absent: not imported (a store order about to be written). */
+  imported?: boolean;
 };
 
 export function orderView(row: OrderViewSource): OrderJson {
@@ -58,6 +60,9 @@ export function orderView(row: OrderViewSource): OrderJson {
     notes: row.notes,
     cancellation: row.cancellation as OrderJson['cancellation'],
     history: row.history as OrderJson['history'],
+    // Only on an order a seller placed or the ERP imported (README.md, "Channels"): a store
+    // user's order answers as before, and an answer without `channel` is STORE_APP.
+    ...(row.seller !== null ? { placedBy: row.seller, channel: 'SELLER' as const } : row.imported ? { channel: 'ERP_IMPORT' as const } : {}),
   };
 }
 
@@ -174,6 +179,8 @@ export type StoreOrder = repo.PlacedOrder &
     after_cutoff?: boolean | null;
     /** The fee of a zone's minimum in mode fee, already in `total`; absent or null: none. */
     delivery_fee?: number | null;
+    /** The seller who placed it (src/modules/sellers); absent or null: the store's own user. */
+    seller?: OrderSeller | null;
   };
 
 /** A store's order ready to be written: its row's own columns, its answer and its order.created event. */
@@ -242,6 +249,7 @@ function toPlace(order: StoreOrder): OrderToPlace {
     delivery_date: order.delivery_date ?? null,
     after_cutoff: order.after_cutoff ?? null,
     delivery_fee: order.delivery_fee ?? null,
+    seller: order.seller ?? null,
     cancellation: null,
   });
   return { order, view, event: creationEvent(order.supplier_id, view) };

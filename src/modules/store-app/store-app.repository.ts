@@ -17,8 +17,23 @@ export function isMember(personId: number, storeIdColumn: string): RawBuilder<Sq
   return sql<SqlBool>`exists (select 1 from store_users m where m.store_id = ${sql.ref(storeIdColumn)} and ${namesPerson(personId, 'm')})`;
 }
 
-/** A store the person is a member of, with what pricing and orders need; undefined for any other store. */
-export async function memberStore(db: Kysely<DB>, personId: number, storeId: number) {
+/**
+ * A seller of the store's supplier (src/modules/sellers) serving the store under
+ * `storeAlias` (by its code) names one of the person's proven identifiers: the same rule
+ * as a membership's, so a seller reaches a store by proving a phone or email its
+ * supplier gave, never by what another supplier registered.
+ */
+export function sellerServes(personId: number, storeAlias: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from seller_stores x join sellers v on v.id = x.seller_id
+    where x.supplier_id = ${sql.ref(`${storeAlias}.supplier_id`)} and v.supplier_id = ${sql.ref(`${storeAlias}.supplier_id`)}
+      and x.store_code = ${sql.ref(`${storeAlias}.internal_code`)} and ${namesPerson(personId, 'v')})`;
+}
+
+/**
+ * A store the person is a member of (`seller`: a store they serve as its supplier's
+ * seller), with what pricing and orders need; undefined for any other store.
+ */
+export async function memberStore(db: Kysely<DB>, personId: number, storeId: number, access: 'member' | 'seller' = 'member') {
   return db
     .selectFrom('stores as s')
     .innerJoin('suppliers as p', 'p.id', 's.supplier_id')
@@ -38,7 +53,7 @@ export async function memberStore(db: Kysely<DB>, personId: number, storeId: num
       's.delivery_zone_id',
     ])
     .where('s.id', '=', storeId)
-    .where(isMember(personId, 's.id'))
+    .where(access === 'member' ? isMember(personId, 's.id') : sellerServes(personId, 's'))
     .executeTakeFirst();
 }
 

@@ -130,6 +130,11 @@ export const Me = Type.Object({
       name: Type.String(),
       supplier: Type.Object({ code: Type.String(), name: Type.String() }),
       enabled: Type.Boolean(),
+      access: Type.Optional(
+        Type.Literal('SELLER', {
+          description: "only on a store the person reaches as its supplier's seller (src/modules/sellers): they may read and order as a buyer, and their orders carry placedBy; absent: one of the store's users",
+        }),
+      ),
     }),
   ),
   settings: Type.Object(
