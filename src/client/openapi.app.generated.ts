@@ -2,6 +2,23 @@
 // with openapi-typescript. Do not edit: change the route schemas, run `npm run openapi`,
 // then `npm run client:types`.
 export interface paths {
+    "/app/stores/{storeId}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My account ("Mi cuenta"): the store's credit, used, pending, overdue and available, its open invoices and recent payments */
+        get: operations["getAppStoresAccountByStoreId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/me/preferences": {
         parameters: {
             query?: never;
@@ -206,7 +223,10 @@ export interface paths {
         /** The store's orders, newest first */
         get: operations["getAppStoresOrdersByStoreId"];
         put?: never;
-        /** Place an order priced exactly as the preview (Idempotency-Key places one order only) */
+        /**
+         * Place an order priced exactly as the preview (Idempotency-Key places one order only)
+         * @description The store's users and its supplier's sellers serving it may place one (a seller's carries placedBy and channel SELLER). A seller's order for a store that confirms its sellers' orders itself is not placed: it is kept as a proposal (202) until one of the store's users accepts it (src/modules/sellers/README.md).
+         */
         post: operations["postAppStoresOrdersByStoreId"];
         delete?: never;
         options?: never;
@@ -447,6 +467,75 @@ export interface paths {
         get: operations["getAppStoresRecommendationsByStoreId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/seller-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the store confirms its sellers' orders itself */
+        get: operations["getAppStoresSellerSettingsByStoreId"];
+        /** Set whether the store confirms its sellers' orders itself (only the store's users) */
+        put: operations["putAppStoresSellerSettingsByStoreId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/seller-proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sellers' orders kept for the store's confirmation, newest first (the last 100) */
+        get: operations["getAppStoresSellerProposalsByStoreId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/seller-proposals/{proposalId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a seller's order: it is placed now, priced as today, as the store's order placed by that seller (refused whole as any order; it then waits again) */
+        post: operations["postAppStoresSellerProposalsAcceptByStoreIdAndProposalId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/stores/{storeId}/seller-proposals/{proposalId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a seller's order: nothing is placed */
+        post: operations["postAppStoresSellerProposalsDeclineByStoreIdAndProposalId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,6 +888,16 @@ export interface components {
             settings?: {
                 dropSize?: number | null;
             };
+            credit?: {
+                /** @description the methods the store may choose; the first is an order's default (a method listed twice counts once) */
+                paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                /** @description the credit limit; absent: 0 (every order on credit is over it) */
+                limit?: number;
+                termDays?: number | null;
+                holdWhenOverdueDays?: number | null;
+                /** @description an order on credit that does not fit may be sent for approval (requestApproval) instead of refused; absent: false */
+                allowOverLimitWithApproval?: boolean;
+            } | null;
         };
         StoreSummary: {
             internalCode: string;
@@ -1112,6 +1211,11 @@ export interface components {
                 units: number;
                 quantity: number;
             }[];
+            /**
+             * Format: calendar-date
+             * @description YYYY-MM-DD, checked as placing checks it: the minimum counts the store's other orders for that date. Left out: the zone's first delivery date (none without a zone: the cart counts alone)
+             */
+            deliveryDate?: string;
         };
         /** @description the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md) */
         PricedCart: {
@@ -1154,6 +1258,8 @@ export interface components {
                 products: {
                     internalCode: string;
                     units: number;
+                    /** @description the gift's product name */
+                    name?: string;
                 }[];
             }[];
             subtotal: number;
@@ -1208,6 +1314,13 @@ export interface components {
                     target: number;
                     /** @description `target − current` (a count rounded up at 4 decimals, so adding it is enough) */
                     missing: number;
+                    /** @description `count` only: for each qualifying line of the cart, how many more packages of its own size reach `target` on their own (`missing` is in the promotion's boxes, not in packages); the fewest first, ties by product code, then units */
+                    packagesToAdd?: {
+                        internalCode: string;
+                        units: number;
+                        /** @description packages of this size */
+                        quantity: number;
+                    }[];
                     /** @description the next tier's benefit; for a bonus, the total packages given once it is reached */
                     gives: {
                         discountPercentage: number;
@@ -1218,6 +1331,8 @@ export interface components {
                         product: {
                             internalCode: string;
                             units: number;
+                            /** @description the gift's product name */
+                            name?: string;
                         };
                     };
                 }[];
@@ -1294,6 +1409,8 @@ export interface components {
                     products: {
                         internalCode: string;
                         units: number;
+                        /** @description the gift's product name */
+                        name?: string;
                     }[];
                 }[];
                 discounts: {
@@ -1348,6 +1465,13 @@ export interface components {
                 by: string;
                 note?: string;
             }[];
+            /** @description only on an order a seller placed: the seller as they were then */
+            placedBy?: {
+                sellerInternalCode: string;
+                name: string;
+            };
+            /** @description SELLER: placed in the store app by the supplier's seller (with placedBy); ERP_IMPORT: imported by the ERP (POST /order/bulk-import). Absent: STORE_APP, placed by one of the store's users */
+            channel?: "STORE_APP" | "SELLER" | "ERP_IMPORT";
         };
         Ticket: {
             /** @description the platform's ticket id */
@@ -1541,6 +1665,102 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAppStoresAccountByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a store's account: its credit and what it owes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the store's methods, the first the default; empty: none configured (orders carry no method) */
+                        paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                        limit: number;
+                        /** @description the open balance of its invoices */
+                        used: number;
+                        /** @description orders placed on credit that no invoice names yet (not cancelled, returned or held) */
+                        pending: number;
+                        /** @description the open balance of its invoices past their due date */
+                        overdue: number;
+                        /** @description limit − used − pending (negative once a released hold or an invoice took it past the limit) */
+                        available: number;
+                        termDays: number | null;
+                        /** @description the open invoices, oldest due date first */
+                        invoices: {
+                            internalCode: string;
+                            storeInternalCode: string;
+                            orderIds: number[];
+                            amount: number;
+                            /** @description the payments' allocations to it */
+                            paid: number;
+                            /** @description amount − paid, never below 0 */
+                            balance: number;
+                            /** Format: date-time */
+                            issuedAt: string;
+                            /** @description YYYY-MM-DD */
+                            dueDate: string;
+                            /** @description days past its due date while open (platform timezone); 0 when not yet due or paid */
+                            daysOverdue: number;
+                            pdfUrl: string | null;
+                        }[];
+                        /** @description the 20 most recent payments, newest first */
+                        payments: {
+                            internalCode: string;
+                            storeInternalCode: string;
+                            amount: number;
+                            method: string;
+                            collectedBy: string | null;
+                            /** Format: date-time */
+                            paidAt: string;
+                            allocations: {
+                                invoiceInternalCode: string;
+                                amount: number;
+                            }[];
+                            /** @description amount − the allocations */
+                            unallocated: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getAppMePreferences: {
         parameters: {
             query?: never;
@@ -1800,6 +2020,11 @@ export interface operations {
                                 name: string;
                             };
                             enabled: boolean;
+                            /**
+                             * @description only on a store the person reaches as its supplier's seller (src/modules/sellers): they may read and order as a buyer, and their orders carry placedBy; absent: one of the store's users
+                             * @enum {string}
+                             */
+                            access?: "SELLER";
                         }[];
                         /** @description how the app shows money and dates */
                         settings: {
@@ -1937,6 +2162,11 @@ export interface operations {
                                 name: string;
                             };
                             enabled: boolean;
+                            /**
+                             * @description only on a store the person reaches as its supplier's seller (src/modules/sellers): they may read and order as a buyer, and their orders carry placedBy; absent: one of the store's users
+                             * @enum {string}
+                             */
+                            access?: "SELLER";
                         }[];
                         /** @description how the app shows money and dates */
                         settings: {
@@ -2282,6 +2512,10 @@ export interface operations {
                      * @description YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later
                      */
                     deliveryDate?: string;
+                    /** @description how the store pays the order */
+                    paymentMethod?: "CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT";
+                    /** @description on CREDIT: an order the credit cannot take is placed PENDING on credit hold for the supplier to approve, where the supplier allows it, instead of refused */
+                    requestApproval?: boolean;
                 };
             };
         };
@@ -2293,6 +2527,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description a seller's order kept for the store's own confirmation: nothing reaches the supplier before a store user accepts it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        status: "AWAITING_STORE" | "ACCEPTED" | "DECLINED";
+                        /** @description only on an order a seller placed: the seller as they were then */
+                        placedBy: {
+                            sellerInternalCode: string;
+                            name: string;
+                        };
+                        order: {
+                            lines: {
+                                productInternalCode: string;
+                                /** @description package size */
+                                units: number;
+                                quantity: number;
+                            }[];
+                            address?: {
+                                street: string;
+                                city: string;
+                                state?: string;
+                                country?: string;
+                                postalCode?: string;
+                                latitude?: number;
+                                longitude?: number;
+                                default?: boolean;
+                            };
+                            notes?: string;
+                            /**
+                             * Format: calendar-date
+                             * @description YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later
+                             */
+                            deliveryDate?: string;
+                        };
+                        orderId: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        decidedAt: string | null;
+                    };
                 };
             };
             /** @description problem details */
@@ -3257,6 +3536,398 @@ export interface operations {
             };
             /** @description problem details */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStoresSellerSettingsByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: a seller's order waits for one of the store's users to accept it */
+                        confirmSellerOrders: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putAppStoresSellerSettingsByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: a seller's order waits for one of the store's users to accept it */
+                    confirmSellerOrders: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true: a seller's order waits for one of the store's users to accept it */
+                        confirmSellerOrders: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStoresSellerProposalsByStoreId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            status: "AWAITING_STORE" | "ACCEPTED" | "DECLINED";
+                            /** @description only on an order a seller placed: the seller as they were then */
+                            placedBy: {
+                                sellerInternalCode: string;
+                                name: string;
+                            };
+                            order: {
+                                lines: {
+                                    productInternalCode: string;
+                                    /** @description package size */
+                                    units: number;
+                                    quantity: number;
+                                }[];
+                                address?: {
+                                    street: string;
+                                    city: string;
+                                    state?: string;
+                                    country?: string;
+                                    postalCode?: string;
+                                    latitude?: number;
+                                    longitude?: number;
+                                    default?: boolean;
+                                };
+                                notes?: string;
+                                /**
+                                 * Format: calendar-date
+                                 * @description YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later
+                                 */
+                                deliveryDate?: string;
+                            };
+                            orderId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            decidedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppStoresSellerProposalsAcceptByStoreIdAndProposalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+                proposalId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description a seller's order kept for the store's own confirmation: nothing reaches the supplier before a store user accepts it */
+                        proposal: {
+                            id: number;
+                            status: "AWAITING_STORE" | "ACCEPTED" | "DECLINED";
+                            /** @description only on an order a seller placed: the seller as they were then */
+                            placedBy: {
+                                sellerInternalCode: string;
+                                name: string;
+                            };
+                            order: {
+                                lines: {
+                                    productInternalCode: string;
+                                    /** @description package size */
+                                    units: number;
+                                    quantity: number;
+                                }[];
+                                address?: {
+                                    street: string;
+                                    city: string;
+                                    state?: string;
+                                    country?: string;
+                                    postalCode?: string;
+                                    latitude?: number;
+                                    longitude?: number;
+                                    default?: boolean;
+                                };
+                                notes?: string;
+                                /**
+                                 * Format: calendar-date
+                                 * @description YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later
+                                 */
+                                deliveryDate?: string;
+                            };
+                            orderId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            decidedAt: string | null;
+                        };
+                        order: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postAppStoresSellerProposalsDeclineByStoreIdAndProposalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+                proposalId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a seller's order kept for the store's own confirmation: nothing reaches the supplier before a store user accepts it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        status: "AWAITING_STORE" | "ACCEPTED" | "DECLINED";
+                        /** @description only on an order a seller placed: the seller as they were then */
+                        placedBy: {
+                            sellerInternalCode: string;
+                            name: string;
+                        };
+                        order: {
+                            lines: {
+                                productInternalCode: string;
+                                /** @description package size */
+                                units: number;
+                                quantity: number;
+                            }[];
+                            address?: {
+                                street: string;
+                                city: string;
+                                state?: string;
+                                country?: string;
+                                postalCode?: string;
+                                latitude?: number;
+                                longitude?: number;
+                                default?: boolean;
+                            };
+                            notes?: string;
+                            /**
+                             * Format: calendar-date
+                             * @description YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later
+                             */
+                            deliveryDate?: string;
+                        };
+                        orderId: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        decidedAt: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

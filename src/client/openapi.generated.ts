@@ -259,6 +259,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/batch/seller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert and remove sellers in bulk (asynchronous; removes first)
+         * @description Scope: `supplier/store.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchSeller"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert a store's invoices, each written whole with the orders it bills (asynchronous)
+         * @description Scope: `supplier/order.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upsert a store's payments, each with its allocations to the store's invoices (asynchronous)
+         * @description Scope: `supplier/order.bulkwrite`. Asynchronous: the answer is the ids of the accepted batches. A request holds at most MAX_BATCH_REQUEST_ITEMS items, counted over all its nodes (a setting of the service); a larger one is refused whole with 402 TOO_MANY_ITEMS, nothing queued.
+         */
+        post: operations["postBatchPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/batch": {
         parameters: {
             query?: never;
@@ -848,6 +908,90 @@ export interface paths {
          */
         get: operations["getStoreDeliveryOptionsByCode"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's payment methods and credit terms (none: no methods, limit 0, updatedAt null)
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getStoreCreditByCode"];
+        /**
+         * Set a store's payment methods and credit terms
+         * @description Scope: `supplier/store.write`. Written whole: `limit` left out is 0, `termDays` and `holdWhenOverdueDays` left out none, `allowOverLimitWithApproval` left out false. The first payment method is an order's default.
+         */
+        put: operations["putStoreCreditByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/{code}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A store's account, as its store app shows it: credit, used, pending, overdue, available, open invoices, recent payments
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getStoreAccountByCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/aging": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open invoice balances by days past due (current, 1–30, 31–60, over 60), per store and in total
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getAccountAging"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/order/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Release an order on credit hold: it stays PENDING and now takes the store's credit (cancel it instead to refuse it)
+         * @description Scope: `supplier/order.write`.
+         */
+        put: operations["putOrderReleaseById"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1447,6 +1591,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/seller/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One seller with the stores they serve
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getSellerByCode"];
+        /**
+         * Create or replace a seller: a supplier's person who orders for the stores listed (they sign in to the store app with the phone or email)
+         * @description Scope: `supplier/store.write`.
+         */
+        put: operations["putSellerByCode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/seller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sellers by code; search in code and name; storeInternalCode: those serving a store
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getSeller"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit": {
         parameters: {
             query?: never;
@@ -1823,6 +2011,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an event happen in the sandbox as a store would (test mode only): an order placed, an order cancelled, a ticket opened, an answer to a request for information; its webhook goes the real way
+         * @description Scope: `supplier/order.write`.
+         */
+        post: operations["postSandboxEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox's test inbox, newest first (test mode only): the codes and notifications its store users would have been sent
+         * @description Scope: `supplier/store.read`.
+         */
+        get: operations["getSandboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the sandbox, keeping its credentials and webhook settings (test mode only)
+         * @description Scope: `supplier/catalog.write`.
+         */
+        post: operations["postSandboxReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/copy-live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the sandbox's data with a copy of the live catalog, groupers, stock, price lists, stores and promotions (not orders, tickets or store users; test mode only)
+         * @description Scope: `supplier/catalog.write`.
+         */
+        post: operations["postSandboxCopyLive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/checklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox's progress along the 14-step load order, each step with where it shows in the console (test mode only)
+         * @description Scope: `supplier/catalog.read`.
+         */
+        get: operations["getSandboxChecklist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "order.created": {
@@ -1919,6 +2207,46 @@ export interface webhooks {
          * @description `POST {baseUrl}/webhooks/delivery/cutoff-reached` with `x-event-type: delivery.cutoff_reached`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
          */
         post: operations["webhook.delivery.cutoff_reached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.credit_hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the webhook settings' `events`): a store sent an order on credit for approval (`status: PENDING`, with `creditHold`); release it (`PUT /order/{id}/release`) or cancel it
+         * @description `POST {baseUrl}/webhooks/order/credit-hold` with `x-event-type: order.credit_hold`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.order.credit_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt-in (the webhook settings' `events`): an invoice passed its due date unpaid (sent once per invoice); the body is the invoice as the store's account shows it
+         * @description `POST {baseUrl}/webhooks/invoice/overdue` with `x-event-type: invoice.overdue`. Sent as `POST` with `content-type: application/json`; the body is the resource itself. Success is any 2xx within the platform's timeout (`WEBHOOK_TIMEOUT_MS`, 15 s unless the operator sets another); anything else (3xx included) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±20 %), then the delivery fails. A 429 or 503 with Retry-After waits at least that long (at most 24 h). 410 Gone disables the webhook until an operator enables it again. Events about one order or ticket arrive in the order they happened. At least once: deduplicate on `webhook-id`.
+         */
+        post: operations["webhook.invoice.overdue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2290,6 +2618,16 @@ export interface components {
             settings?: {
                 dropSize?: number | null;
             };
+            credit?: {
+                /** @description the methods the store may choose; the first is an order's default (a method listed twice counts once) */
+                paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                /** @description the credit limit; absent: 0 (every order on credit is over it) */
+                limit?: number;
+                termDays?: number | null;
+                holdWhenOverdueDays?: number | null;
+                /** @description an order on credit that does not fit may be sent for approval (requestApproval) instead of refused; absent: false */
+                allowOverLimitWithApproval?: boolean;
+            } | null;
         };
         StoreSummary: {
             internalCode: string;
@@ -2603,6 +2941,11 @@ export interface components {
                 units: number;
                 quantity: number;
             }[];
+            /**
+             * Format: calendar-date
+             * @description YYYY-MM-DD, checked as placing checks it: the minimum counts the store's other orders for that date. Left out: the zone's first delivery date (none without a zone: the cart counts alone)
+             */
+            deliveryDate?: string;
         };
         /** @description the priced cart: lines, discounts, rewards, totals, minimum order and hints (src/modules/pricing/README.md) */
         PricedCart: {
@@ -2645,6 +2988,8 @@ export interface components {
                 products: {
                     internalCode: string;
                     units: number;
+                    /** @description the gift's product name */
+                    name?: string;
                 }[];
             }[];
             subtotal: number;
@@ -2699,6 +3044,13 @@ export interface components {
                     target: number;
                     /** @description `target − current` (a count rounded up at 4 decimals, so adding it is enough) */
                     missing: number;
+                    /** @description `count` only: for each qualifying line of the cart, how many more packages of its own size reach `target` on their own (`missing` is in the promotion's boxes, not in packages); the fewest first, ties by product code, then units */
+                    packagesToAdd?: {
+                        internalCode: string;
+                        units: number;
+                        /** @description packages of this size */
+                        quantity: number;
+                    }[];
                     /** @description the next tier's benefit; for a bonus, the total packages given once it is reached */
                     gives: {
                         discountPercentage: number;
@@ -2709,6 +3061,8 @@ export interface components {
                         product: {
                             internalCode: string;
                             units: number;
+                            /** @description the gift's product name */
+                            name?: string;
                         };
                     };
                 }[];
@@ -2785,6 +3139,8 @@ export interface components {
                     products: {
                         internalCode: string;
                         units: number;
+                        /** @description the gift's product name */
+                        name?: string;
                     }[];
                 }[];
                 discounts: {
@@ -2839,6 +3195,13 @@ export interface components {
                 by: string;
                 note?: string;
             }[];
+            /** @description only on an order a seller placed: the seller as they were then */
+            placedBy?: {
+                sellerInternalCode: string;
+                name: string;
+            };
+            /** @description SELLER: placed in the store app by the supplier's seller (with placedBy); ERP_IMPORT: imported by the ERP (POST /order/bulk-import). Absent: STORE_APP, placed by one of the store's users */
+            channel?: "STORE_APP" | "SELLER" | "ERP_IMPORT";
         };
         Ticket: {
             /** @description the platform's ticket id */
@@ -4371,6 +4734,291 @@ export interface operations {
                     remove?: {
                         internalCodes: string[];
                     };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchSeller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert?: {
+                        internalCode: string;
+                        name: string;
+                        /** @description E.164, e.g. +573001234567 */
+                        phone?: string;
+                        /** Format: email */
+                        email?: string;
+                        /** @description the stores the seller serves (a code not loaded yet is kept, as every store link); absent or empty: none */
+                        storeInternalCodes?: string[];
+                    }[];
+                    remove?: {
+                        internalCodes: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        internalCode: string;
+                        storeInternalCode: string;
+                        /** @description the platform's ids of the store's orders it bills; absent: none */
+                        orderIds?: number[];
+                        amount: number;
+                        /** Format: date-time */
+                        issuedAt: string;
+                        /**
+                         * Format: calendar-date
+                         * @description the last day to pay it (platform timezone); overdue from the next day
+                         */
+                        dueDate: string;
+                        pdfUrl?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        batchId: string[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postBatchPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    upsert: {
+                        internalCode: string;
+                        storeInternalCode: string;
+                        amount: number;
+                        method: "CASH" | "TRANSFER" | "CARD";
+                        collectedBy?: string | null;
+                        /** Format: date-time */
+                        paidAt: string;
+                        /** @description the store's invoices it pays, each at most once; together at most `amount` (the rest stays unallocated); absent: none */
+                        allocations?: {
+                            invoiceInternalCode: string;
+                            amount: number;
+                        }[];
+                    }[];
                 };
             };
         };
@@ -6926,6 +7574,384 @@ export interface operations {
             };
             /** @description problem details */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStoreCreditByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                        limit: number;
+                        termDays: number | null;
+                        holdWhenOverdueDays: number | null;
+                        allowOverLimitWithApproval: boolean;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putStoreCreditByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the methods the store may choose; the first is an order's default (a method listed twice counts once) */
+                    paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                    /** @description the credit limit; absent: 0 (every order on credit is over it) */
+                    limit?: number;
+                    termDays?: number | null;
+                    holdWhenOverdueDays?: number | null;
+                    /** @description an order on credit that does not fit may be sent for approval (requestApproval) instead of refused; absent: false */
+                    allowOverLimitWithApproval?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                        limit: number;
+                        termDays: number | null;
+                        holdWhenOverdueDays: number | null;
+                        allowOverLimitWithApproval: boolean;
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStoreAccountByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a store's account: its credit and what it owes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the store's methods, the first the default; empty: none configured (orders carry no method) */
+                        paymentMethods: ("CASH_ON_DELIVERY" | "TRANSFER" | "CREDIT")[];
+                        limit: number;
+                        /** @description the open balance of its invoices */
+                        used: number;
+                        /** @description orders placed on credit that no invoice names yet (not cancelled, returned or held) */
+                        pending: number;
+                        /** @description the open balance of its invoices past their due date */
+                        overdue: number;
+                        /** @description limit − used − pending (negative once a released hold or an invoice took it past the limit) */
+                        available: number;
+                        termDays: number | null;
+                        /** @description the open invoices, oldest due date first */
+                        invoices: {
+                            internalCode: string;
+                            storeInternalCode: string;
+                            orderIds: number[];
+                            amount: number;
+                            /** @description the payments' allocations to it */
+                            paid: number;
+                            /** @description amount − paid, never below 0 */
+                            balance: number;
+                            /** Format: date-time */
+                            issuedAt: string;
+                            /** @description YYYY-MM-DD */
+                            dueDate: string;
+                            /** @description days past its due date while open (platform timezone); 0 when not yet due or paid */
+                            daysOverdue: number;
+                            pdfUrl: string | null;
+                        }[];
+                        /** @description the 20 most recent payments, newest first */
+                        payments: {
+                            internalCode: string;
+                            storeInternalCode: string;
+                            amount: number;
+                            method: string;
+                            collectedBy: string | null;
+                            /** Format: date-time */
+                            paidAt: string;
+                            allocations: {
+                                invoiceInternalCode: string;
+                                amount: number;
+                            }[];
+                            /** @description amount − the allocations */
+                            unallocated: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccountAging: {
+        parameters: {
+            query?: {
+                storeInternalCode?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description open invoice balances by days past due: current, 1–30, 31–60, over 60 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description today (platform timezone): the day the buckets' days past due count to */
+                        asOf: string;
+                        /** @description every store's open balances together */
+                        totals: {
+                            /** @description open balances not yet past due */
+                            current: number;
+                            days1to30: number;
+                            days31to60: number;
+                            over60: number;
+                            total: number;
+                        };
+                        /** @description stores with an open balance, by code */
+                        data: {
+                            storeInternalCode: string;
+                            storeName: string;
+                            /** @description open balances not yet past due */
+                            current: number;
+                            days1to30: number;
+                            days31to60: number;
+                            over60: number;
+                            total: number;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putOrderReleaseById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9592,6 +10618,230 @@ export interface operations {
             };
         };
     };
+    getSellerByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        phone: string | null;
+                        email: string | null;
+                        /** @description by code */
+                        storeInternalCodes: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putSellerByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        /** @description a phone, an email or both: the seller signs in to the store app with them */
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description E.164, e.g. +573001234567 */
+                    phone?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description the stores the seller serves (a code not loaded yet is kept, as every store link); absent or empty: none */
+                    storeInternalCodes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        phone: string | null;
+                        email: string | null;
+                        /** @description by code */
+                        storeInternalCodes: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSeller: {
+        parameters: {
+            query?: {
+                /** @description part of the code or the name, case-insensitive */
+                search?: string;
+                /** @description only the sellers serving this store */
+                storeInternalCode?: string;
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            internalCode: string;
+                            name: string;
+                            phone: string | null;
+                            email: string | null;
+                            /** @description by code */
+                            storeInternalCodes: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getAudit: {
         parameters: {
             query?: {
@@ -11192,6 +12442,343 @@ export interface operations {
             };
         };
     };
+    postSandboxEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the event to make happen in the sandbox, as a store would */
+                    type: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received";
+                    /** @description the test store's internalCode; the first store when left out */
+                    storeCode?: string;
+                    /** @description order.cancelled: the order (a new one when left out); ticket.created: the order the ticket is about */
+                    orderId?: number;
+                    /** @description ticket.additional_info_received: a ticket waiting for information (a new one, asked for information, when left out) */
+                    ticketId?: number;
+                    /** @description order.created: the order's lines (one unit of the store's first product when left out) */
+                    lines?: {
+                        productInternalCode: string;
+                        units: number;
+                        quantity: number;
+                    }[];
+                    /** @description the ticket's or the answer's text */
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        type: string;
+                        storeCode: string;
+                        orderId?: number | null;
+                        ticketId?: number;
+                        deliveryId: number | null;
+                        webhookId: string | null;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSandboxMessages: {
+        parameters: {
+            query?: {
+                take?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            purpose: "code" | "event";
+                            to: string;
+                            channel: string | null;
+                            subject: string | null;
+                            /** @description empty for a withheld code */
+                            body: string;
+                            /** @description withheld: a code for an identifier not reserved for tests (see `note`) */
+                            status: "inbox" | "withheld";
+                            note: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        page: number;
+                        take: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSandboxReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description what the sandbox holds now, by kind */
+                        counts: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postSandboxCopyLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description what the sandbox holds now, by kind */
+                        counts: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSandboxChecklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        complete: boolean;
+                        /** @description steps done, of 14 */
+                        done: number;
+                        steps: {
+                            step: number;
+                            key: string;
+                            title: string;
+                            done: boolean;
+                            count: number;
+                            /** @description webhook: the event types not yet answered with a 2xx */
+                            missing?: string[];
+                            /** @description where it shows in the console */
+                            link: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "webhook.order.created": {
         parameters: {
             query?: never;
@@ -11412,6 +12999,116 @@ export interface operations {
                     cutoffAt: string;
                     /** @description the orders for that zone and date, not cancelled, by id */
                     orderIds: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description gone: the platform disables the supplier's webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description received; any 2xx counts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other answer, or none: the attempt failed and is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.order.credit_hold": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event's id: the same on every retry and redelivery; the receiver's deduplication key */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` keyed with the supplier secret (the part after `whsec_`, base64-decoded). During a secret rotation, two signatures separated by a space; either verifies. */
+                "webhook-signature": string;
+                /** @description the event type (the name of this webhook) */
+                "x-event-type": string;
+                /** @description names the platform */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Order"];
+            };
+        };
+        responses: {
+            /** @description gone: the platform disables the supplier's webhook */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description received; any 2xx counts */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description any other answer, or none: the attempt failed and is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.invoice.overdue": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the event's id: the same on every retry and redelivery; the receiver's deduplication key */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">` keyed with the supplier secret (the part after `whsec_`, base64-decoded). During a secret rotation, two signatures separated by a space; either verifies. */
+                "webhook-signature": string;
+                /** @description the event type (the name of this webhook) */
+                "x-event-type": string;
+                /** @description names the platform */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    internalCode: string;
+                    storeInternalCode: string;
+                    orderIds: number[];
+                    amount: number;
+                    /** @description the payments' allocations to it */
+                    paid: number;
+                    /** @description amount − paid, never below 0 */
+                    balance: number;
+                    /** Format: date-time */
+                    issuedAt: string;
+                    /** @description YYYY-MM-DD */
+                    dueDate: string;
+                    /** @description days past its due date while open (platform timezone); 0 when not yet due or paid */
+                    daysOverdue: number;
+                    pdfUrl: string | null;
                 };
             };
         };

@@ -15,20 +15,70 @@ export interface NewMessage {
   body: string;
   variables: Record<string, string> | null;
   expiresInSeconds: number | null;
+  /** A test twin's message (src/modules/sandbox): kept in its test inbox, never sent. */
+  inbox?: number;
 }
+
+/** How a message that landed in a test inbox is marked: never sent, its body kept. */
+export const TEST_INBOX = 'test-inbox';
 
 export async function insertMessages(trx: Transaction<DB>, messages: NewMessage[]) {
   if (messages.length === 0) return;
   await trx
     .insertInto('messages')
     .values(
-      messages.map(({ expiresInSeconds, variables, ...m }) => ({
+      messages.map(({ expiresInSeconds, variables, inbox, ...m }) => ({
         ...m,
         variables: variables ? JSON.stringify(variables) : null,
         expires_at: expiresInSeconds === null ? null : sql<Date>`now() + make_interval(secs => ${expiresInSeconds})`,
+        ...(inbox === undefined ? {} : { supplier_id: inbox, status: 'sent' as const, sent_via: TEST_INBOX, sent_at: sql<Date>`now()` }),
       })),
     )
     .execute();
+}
+
+/**
+ * The test twin whose inbox a code to this identifier goes to: one whose store user it
+ * names, when no live supplier's does (a live store's user gets the real code).
+ */
+export async function testInboxOf(db: Executor, kind: 'phone' | 'email', identifier: string): Promise<number | undefined> {
+  const column = kind === 'phone' ? 'phone' : 'email';
+  const row = await sql<{ twin: number | null; live: boolean }>`
+    select
+      (select min(m.supplier_id) from store_users m join suppliers s on s.id = m.supplier_id
+        where s.live_supplier_id is not null and ${sql.ref(`m.${column}`)} = ${identifier}) as twin,
+      exists (select 1 from store_users m join suppliers s on s.id = m.supplier_id
+        where s.live_supplier_id is null and ${sql.ref(`m.${column}`)} = ${identifier}) as live`.execute(db);
+  const { twin, live } = row.rows[0]!;
+  return twin !== null && !live ? Number(twin) : undefined;
+}
+
+/** A code routed to a test inbox: kept there (its body too), or withheld (its body blanked) with the reason. */
+export async function markInInbox(db: Executor, id: number, supplierId: number, withheld: string | null) {
+  await db
+    .updateTable('messages')
+    .set(
+      withheld === null
+        ? { supplier_id: supplierId, status: 'sent', sent_via: TEST_INBOX, sent_at: sql`now()`, locked_until: null }
+        : { supplier_id: supplierId, status: 'dropped', last_error: withheld, locked_until: null, ...blankBody },
+    )
+    .where('id', '=', id)
+    .execute();
+}
+
+const blankBody = { body: '', variables: null } as const;
+
+/** The test twins among these stores' suppliers: store id → twin id. */
+export async function testStores(trx: Transaction<DB>, storeIds: number[]) {
+  if (storeIds.length === 0) return new Map<number, number>();
+  const rows = await trx
+    .selectFrom('stores as st')
+    .innerJoin('suppliers as s', 's.id', 'st.supplier_id')
+    .select(['st.id', 's.id as supplier_id'])
+    .where('st.id', 'in', storeIds)
+    .where('s.live_supplier_id', 'is not', null)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.supplier_id]));
 }
 
 /** One due message, leased to this worker (a crashed worker's lease runs out and it is claimed again). */

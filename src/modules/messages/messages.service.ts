@@ -49,7 +49,10 @@ const isMessageEvent = (type: string): type is MessageEvent => (MESSAGE_EVENTS a
 export async function enqueueForNotifications(trx: Transaction<DB>, notifications: NewNotification[]) {
   const wanted = notifications.filter((n) => isMessageEvent(n.type));
   if (wanted.length === 0) return;
-  const names = await repo.storeNames(trx, [...new Set(wanted.map((n) => n.storeId))]);
+  const stores = [...new Set(wanted.map((n) => n.storeId))];
+  const names = await repo.storeNames(trx, stores);
+  // A test twin's store users never get a real message: theirs go to its test inbox (src/modules/sandbox).
+  const twins = await repo.testStores(trx, stores);
   const rows: repo.NewMessage[] = [];
   for (const n of wanted) {
     const event = n.type as MessageEvent;
@@ -60,7 +63,8 @@ export async function enqueueForNotifications(trx: Transaction<DB>, notification
       if (!to) continue;
       const language = asLanguage(p.language);
       const { subject, body } = eventMessage(language, event, ref, names.get(n.storeId) ?? '');
-      rows.push({ purpose: 'event', to_kind: channel === 'email' ? 'email' : 'phone', recipient: to, channel, language, only_if_known: false, subject, body, variables: null, expiresInSeconds: null });
+      const inbox = twins.get(n.storeId);
+      rows.push({ purpose: 'event', to_kind: channel === 'email' ? 'email' : 'phone', recipient: to, channel, language, only_if_known: false, subject, body, variables: null, expiresInSeconds: null, ...(inbox === undefined ? {} : { inbox }) });
     }
   }
   await repo.insertMessages(trx, rows);

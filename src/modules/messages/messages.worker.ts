@@ -8,6 +8,7 @@ import type { Notifier } from '../../lib/notifier.ts';
 import { PollingWorker, type WorkerLogger } from '../../lib/polling-worker.ts';
 import { isKnownIdentifier } from '../people/people.service.ts';
 import * as repo from './messages.repository.ts';
+import { isReservedForTests, WITHHELD } from './messages.test-inbox.ts';
 
 export interface MessageWorkerOptions {
   notifier: Notifier;
@@ -36,6 +37,14 @@ export class MessageWorker extends PollingWorker {
     if (!m) return false;
     if (m.purpose === 'code' && m.expired) {
       await repo.markEnded(this.db, m.id, 'dropped', 'expired before it could be sent', false);
+      return true;
+    }
+    // A code for a test twin's store user never leaves the platform (src/modules/sandbox): it
+    // lands in the twin's test inbox, and only for an identifier reserved for tests, which
+    // nobody owns; any other is withheld, so a sandbox never learns a real person's code.
+    const inbox = m.purpose === 'code' ? await repo.testInboxOf(this.db, m.to_kind, m.recipient) : undefined;
+    if (inbox !== undefined) {
+      await repo.markInInbox(this.db, m.id, inbox, isReservedForTests(m.to_kind, m.recipient) ? null : WITHHELD);
       return true;
     }
     if (m.only_if_known && !(await isKnownIdentifier(this.db, m.to_kind, m.recipient))) {

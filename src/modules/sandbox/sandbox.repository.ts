@@ -70,3 +70,185 @@ export async function inboxPage(db: Executor, supplierId: number, f: { take: num
   ]);
   return { rows, total: count.n };
 }
+
+// Emptying and filling a twin.
+
+/** Tables with a supplier_id column, and the foreign keys between tables (child, parent). */
+export async function supplierTables(db: Executor) {
+  const tables = await sql<{ name: string }>`
+    select table_name as name from information_schema.columns
+    where column_name = 'supplier_id' and table_schema = current_schema()`.execute(db);
+  const edges = await sql<{ child: string; parent: string }>`
+    select cl.relname as child, pl.relname as parent
+    from pg_constraint c
+    join pg_class cl on cl.oid = c.conrelid
+    join pg_class pl on pl.oid = c.confrelid
+    join pg_namespace n on n.oid = c.connamespace
+    where c.contype = 'f' and n.nspname = current_schema()`.execute(db);
+  const staged = await sql<{ name: string }>`
+    select table_name as name from information_schema.columns
+    where column_name = 'batch_seq' and table_schema = current_schema()`.execute(db);
+  return { tables: tables.rows.map((r) => r.name), edges: edges.rows, staged: staged.rows.map((r) => r.name) };
+}
+
+/** The staged chunks of the supplier's batches (tables keyed by batch_seq, with no key to batches). */
+export async function deleteStagedChunks(trx: Transaction<DB>, table: string, supplierId: number) {
+  await sql`delete from ${sql.table(table)} where batch_seq in (select seq from batches where supplier_id = ${supplierId})`.execute(trx);
+}
+
+export async function deleteRowsOf(trx: Transaction<DB>, table: string, supplierId: number) {
+  await sql`delete from ${sql.table(table)} where supplier_id = ${supplierId}`.execute(trx);
+}
+
+/**
+ * Copies the live supplier's catalog, groupers, price lists, stores and promotions (with
+ * their links and images) into its empty twin, each row's references resolved by code in
+ * the twin; never orders, tickets, store users or anything of people.
+ */
+export async function copyCatalog(trx: Transaction<DB>, liveId: number, twinId: number) {
+  const statements = [
+    sql`update suppliers t set minimum_order = l.minimum_order, cancel_codes = l.cancel_codes, name = l.name, updated_at = now()
+        from suppliers l where l.id = ${liveId} and t.id = ${twinId}`,
+    sql`insert into images (supplier_id, url, status, attempts, next_attempt_at, error, content_hash, variants)
+        select ${twinId}, url, status, attempts, next_attempt_at, error, content_hash, variants from images where supplier_id = ${liveId}`,
+    sql`insert into brands (supplier_id, internal_code, name, weight, image, enabled)
+        select ${twinId}, internal_code, name, weight, image, enabled from brands where supplier_id = ${liveId}`,
+    sql`insert into categories (supplier_id, internal_code, name, weight, image, enabled)
+        select ${twinId}, internal_code, name, weight, image, enabled from categories where supplier_id = ${liveId}`,
+    sql`update categories t set parent_id = tp.id
+        from categories l join categories lp on lp.id = l.parent_id join categories tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        where l.supplier_id = ${liveId} and t.supplier_id = ${twinId} and t.internal_code = l.internal_code`,
+    sql`insert into products (supplier_id, internal_code, name, description, brand_id, category_id, image, images, enabled, ean, display_products)
+        select ${twinId}, p.internal_code, p.name, p.description, tb.id, tc.id, p.image, p.images, p.enabled, p.ean, p.display_products
+        from products p
+        join brands lb on lb.id = p.brand_id join brands tb on tb.supplier_id = ${twinId} and tb.internal_code = lb.internal_code
+        join categories lc on lc.id = p.category_id join categories tc on tc.supplier_id = ${twinId} and tc.internal_code = lc.internal_code
+        where p.supplier_id = ${liveId}`,
+    sql`insert into price_lists (supplier_id, internal_code, name, enabled)
+        select ${twinId}, internal_code, name, enabled from price_lists where supplier_id = ${liveId}`,
+    sql`insert into price_entries (supplier_id, price_list_id, product_id, units, price)
+        select ${twinId}, tl.id, tp.id, e.units, e.price
+        from price_entries e
+        join price_lists ll on ll.id = e.price_list_id join price_lists tl on tl.supplier_id = ${twinId} and tl.internal_code = ll.internal_code
+        join products lp on lp.id = e.product_id join products tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        where e.supplier_id = ${liveId}`,
+    sql`insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, addresses, drop_size, enabled)
+        select ${twinId}, internal_code, name, legal_name, legal_id, owner_name, phone, email, addresses, drop_size, enabled from stores where supplier_id = ${liveId}`,
+    sql`insert into price_list_stores (supplier_id, store_code, price_list_id)
+        select ${twinId}, s.store_code, tl.id
+        from price_list_stores s join price_lists ll on ll.id = s.price_list_id join price_lists tl on tl.supplier_id = ${twinId} and tl.internal_code = ll.internal_code
+        where s.supplier_id = ${liveId}`,
+    sql`insert into groupers (supplier_id, kind, internal_code, name, enabled)
+        select ${twinId}, kind, internal_code, name, enabled from groupers where supplier_id = ${liveId}`,
+    sql`insert into grouper_stores (supplier_id, grouper_id, kind, store_code)
+        select ${twinId}, tg.id, s.kind, s.store_code
+        from grouper_stores s join groupers lg on lg.id = s.grouper_id join groupers tg on tg.supplier_id = ${twinId} and tg.kind = lg.kind and tg.internal_code = lg.internal_code
+        where s.supplier_id = ${liveId}`,
+    sql`insert into stock_rules (supplier_id, grouper_id, product_id, units, available)
+        select ${twinId}, tg.id, tp.id, r.units, r.available
+        from stock_rules r
+        join groupers lg on lg.id = r.grouper_id join groupers tg on tg.supplier_id = ${twinId} and tg.kind = lg.kind and tg.internal_code = lg.internal_code
+        join products lp on lp.id = r.product_id join products tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        where r.supplier_id = ${liveId}`,
+    sql`insert into promotions (supplier_id, internal_code, type, name, title, description, image, enabled, start_date, end_date, tier_kind, tiers)
+        select ${twinId}, internal_code, type, name, title, description, image, enabled, start_date, end_date, tier_kind, tiers from promotions where supplier_id = ${liveId}`,
+    sql`insert into promotion_products (supplier_id, promotion_id, product_id, box_ratio, position)
+        select ${twinId}, tpr.id, tp.id, x.box_ratio, x.position
+        from promotion_products x
+        join promotions lpr on lpr.id = x.promotion_id join promotions tpr on tpr.supplier_id = ${twinId} and tpr.internal_code = lpr.internal_code
+        join products lp on lp.id = x.product_id join products tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        where x.supplier_id = ${liveId}`,
+    sql`insert into promotion_groupers (supplier_id, promotion_id, grouper_id)
+        select ${twinId}, tpr.id, tg.id
+        from promotion_groupers x
+        join promotions lpr on lpr.id = x.promotion_id join promotions tpr on tpr.supplier_id = ${twinId} and tpr.internal_code = lpr.internal_code
+        join groupers lg on lg.id = x.grouper_id join groupers tg on tg.supplier_id = ${twinId} and tg.kind = lg.kind and tg.internal_code = lg.internal_code
+        where x.supplier_id = ${liveId}`,
+  ];
+  for (const statement of statements) await statement.execute(trx);
+}
+
+export interface TwinCounts {
+  credentials: number;
+  groupers: number;
+  brands: number;
+  categories: number;
+  products: number;
+  stock: number;
+  priceLists: number;
+  stores: number;
+  users: number;
+  prices: number;
+  promotions: number;
+  importedOrders: number;
+  deliveredOrders: number;
+}
+
+/** How many rows of each kind the twin holds (GET /sandbox/checklist, copy-live's answer). */
+export async function twinCounts(db: Executor, twinId: number) {
+  const result = await sql<TwinCounts>`
+    select
+      (select count(*)::int from api_clients where supplier_id = ${twinId} and revoked_at is null) as credentials,
+      (select count(*)::int from groupers where supplier_id = ${twinId}) as groupers,
+      (select count(*)::int from brands where supplier_id = ${twinId}) as brands,
+      (select count(*)::int from categories where supplier_id = ${twinId}) as categories,
+      (select count(*)::int from products where supplier_id = ${twinId}) as products,
+      (select count(*)::int from stock_rules where supplier_id = ${twinId}) + (select count(*)::int from grouper_stores where supplier_id = ${twinId} and kind = 'stock') as stock,
+      (select count(*)::int from price_lists where supplier_id = ${twinId}) as "priceLists",
+      (select count(*)::int from stores where supplier_id = ${twinId}) as stores,
+      (select count(*)::int from store_users where supplier_id = ${twinId}) as users,
+      (select count(*)::int from price_entries where supplier_id = ${twinId}) as prices,
+      (select count(*)::int from promotions where supplier_id = ${twinId}) as promotions,
+      (select count(*)::int from orders where supplier_id = ${twinId} and imported) as "importedOrders",
+      (select count(*)::int from orders where supplier_id = ${twinId} and not imported and status in ('DELIVERED', 'RETURNED')) as "deliveredOrders"`.execute(db);
+  return result.rows[0]!;
+}
+
+/** The event types the twin's webhook answered 2xx to, at least once. */
+export async function deliveredEventTypes(db: Executor, twinId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('event_type')
+    .distinct()
+    .where('supplier_id', '=', twinId)
+    .where('status', '=', 'delivered')
+    .execute();
+  return rows.map((r) => r.event_type);
+}
+
+// What an event made happen.
+
+/** The twin's store by code, or its first store. */
+export async function findStore(db: Executor, supplierId: number, code: string | undefined) {
+  let query = db.selectFrom('stores').select(['id', 'internal_code']).where('supplier_id', '=', supplierId);
+  query = code === undefined ? query.orderBy('id').limit(1) : query.where('internal_code', '=', code);
+  return query.executeTakeFirst();
+}
+
+/** The store's first user (the contact the supplier registered). */
+export async function firstStoreUser(db: Executor, storeId: number) {
+  return db.selectFrom('store_users').select(['phone', 'email']).where('store_id', '=', storeId).orderBy('id').limit(1).executeTakeFirst();
+}
+
+export async function findOrderOf(db: Executor, supplierId: number, orderId: number) {
+  return db.selectFrom('orders').select(['id', 'store_id', 'status', 'placed_by']).where('supplier_id', '=', supplierId).where('id', '=', orderId).executeTakeFirst();
+}
+
+export async function findTicketOf(db: Executor, supplierId: number, ticketId: number) {
+  return db.selectFrom('tickets').select(['id', 'store_id', 'status', 'opened_by']).where('supplier_id', '=', supplierId).where('id', '=', ticketId).executeTakeFirst();
+}
+
+/** The newest delivery of the newest event of a type about a resource (`order:12`). */
+export async function latestDelivery(db: Executor, supplierId: number, type: string, orderingKey: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', (join) => join.onRef('e.supplier_id', '=', 'd.supplier_id').onRef('e.id', '=', 'd.event_id'))
+    .select(['d.id', 'e.message_id'])
+    .where('d.supplier_id', '=', supplierId)
+    .where('e.type', '=', type)
+    .where('e.ordering_key', '=', orderingKey)
+    .orderBy('e.id', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

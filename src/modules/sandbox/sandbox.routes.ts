@@ -7,11 +7,20 @@ import { audited } from '../../http/audit.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { clockView, resetClock, setClock, type ClockContext } from './sandbox.clock.service.ts';
-import { ClockBody, SandboxClock } from './sandbox.schemas.ts';
+import { Type } from 'typebox';
+import { Page, PageQuery } from '../../http/common.schemas.ts';
+import { checklist } from './sandbox.checklist.ts';
+import { copyLive, resetTwin } from './sandbox.data.ts';
+import { triggerEvent } from './sandbox.events.ts';
+import { inbox } from './sandbox.inbox.ts';
+import { Checklist, ClockBody, DataAnswer, EventBody, InboxMessage, SandboxClock, Triggered } from './sandbox.schemas.ts';
 
 const tags = ['sandbox'];
 const read = { auth: 'supplier', scope: 'supplier/catalog.read', mode: 'test' } as const;
 const write = { auth: 'supplier', scope: 'supplier/catalog.write', mode: 'test', audit: 'sandbox' } as const;
+// What an event makes happen is a store's doing, done through the store side's services,
+// whose writes are not audited either: the order or ticket and its webhook are the record.
+const trigger = { auth: 'supplier', scope: 'supplier/order.write', mode: 'test', audit: false } as const;
 
 export const sandboxRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -47,5 +56,57 @@ export const sandboxRoutes =
         deps.clocks.forget();
         return answer;
       },
+    });
+
+    app.post('/sandbox/events', {
+      config: trigger,
+      schema: {
+        tags,
+        summary: 'Make an event happen in the sandbox as a store would (test mode only): an order placed, an order cancelled, a ticket opened, an answer to a request for information; its webhook goes the real way',
+        body: EventBody,
+        response: { 200: Triggered, ...problems(400, 401, 403, 404, 409) },
+      },
+      handler: (request) => triggerEvent(deps, supplierOf(request).supplierId, request.body),
+    });
+
+    app.get('/sandbox/messages', {
+      config: { auth: 'supplier', scope: 'supplier/store.read', mode: 'test' },
+      schema: {
+        tags,
+        summary: "The sandbox's test inbox, newest first (test mode only): the codes and notifications its store users would have been sent",
+        querystring: Type.Object(PageQuery),
+        response: { 200: Page(InboxMessage), ...problems(400, 401, 403, 404) },
+      },
+      handler: (request) => inbox(deps.db, supplierOf(request).supplierId, request.query),
+    });
+
+    app.post('/sandbox/reset', {
+      config: write,
+      schema: { tags, summary: 'Empty the sandbox, keeping its credentials and webhook settings (test mode only)', response: { 200: DataAnswer, ...problems(401, 403, 404) } },
+      handler: async (request) => {
+        const answer = await audited(deps, request, (db) => resetTwin(db, supplierOf(request).supplierId), { entityId: () => 'reset' });
+        deps.clocks.forget();
+        return answer;
+      },
+    });
+
+    app.post('/sandbox/copy-live', {
+      config: write,
+      schema: {
+        tags,
+        summary: "Replace the sandbox's data with a copy of the live catalog, groupers, stock, price lists, stores and promotions (not orders, tickets or store users; test mode only)",
+        response: { 200: DataAnswer, ...problems(401, 403, 404) },
+      },
+      handler: async (request) => {
+        const answer = await audited(deps, request, (db) => copyLive(db, supplierOf(request).supplierId), { entityId: () => 'copy-live' });
+        deps.clocks.forget();
+        return answer;
+      },
+    });
+
+    app.get('/sandbox/checklist', {
+      config: read,
+      schema: { tags, summary: "The sandbox's progress along the 14-step load order, each step with where it shows in the console (test mode only)", response: { 200: Checklist, ...problems(401, 403, 404) } },
+      handler: (request) => checklist(deps.db, supplierOf(request).supplierId),
     });
   };
