@@ -32,6 +32,7 @@ import { demoImageRoutes } from './http/demo-images.routes.ts';
 import { priceListRoutes } from './modules/pricelists/pricelists.routes.ts';
 import { promotionRoutes } from './modules/promotions/promotions.routes.ts';
 import { recommendationRoutes } from './modules/recommendations/recommendations.routes.ts';
+import { sellerRoutes } from './modules/sellers/sellers.routes.ts';
 import { orderGuideRoutes } from './modules/order-guide/order-guide.routes.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { signInRoutes } from './modules/store-app/store-app.me.routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(storeAppRoutes(deps));
   await app.register(orderGuideRoutes(deps));
   await app.register(recommendationRoutes(deps));
+  await app.register(sellerRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(memberRoutes(deps));
   await app.register(consoleRoutes(deps));

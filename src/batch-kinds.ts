@@ -8,6 +8,7 @@ import { orderBatchKind, orderImportKind } from './modules/orders/orders.batch.t
 import { priceListBatchKind } from './modules/pricelists/pricelists.batch.ts';
 import { promotionBatchKind } from './modules/promotions/promotions.batch.ts';
 import { recommendationBatchKind } from './modules/recommendations/recommendations.batch.ts';
+import { sellerBatchKind } from './modules/sellers/sellers.batch.ts';
 import { stockBatchKind } from './modules/stock/stock.batch.ts';
 import { storeBatchKind } from './modules/stores/stores.batch.ts';
 
@@ -21,6 +22,7 @@ export {
   promotionBatchKind,
   promotionGrouperBatchKind,
   recommendationBatchKind,
+  sellerBatchKind,
   stockBatchKind,
   stockGrouperBatchKind,
   storeBatchKind,
@@ -39,4 +41,5 @@ export const BATCH_KINDS = [
   orderImportKind,
   promotionBatchKind,
   recommendationBatchKind,
+  sellerBatchKind,
 ] as const;

@@ -5,7 +5,8 @@ import { storeUserOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
-import { requireMembership } from '../store-app/store-app.membership.ts';
+// A seller serving the store reads the guide, fills and repeats as a buyer would; only the store's users change its preferences.
+import { requireBuyerAccess, requireMembership } from '../store-app/store-app.membership.ts';
 import { StoreParams } from '../store-app/store-app.schemas.ts';
 import { Fill, FillBody, GuideProductParams, GuideQuery, OrderGuide, Preference, PreferenceBody, Repeat, RepeatParams } from './order-guide.schemas.ts';
 import { fill, orderGuide, repeatOrder, setPreference } from './order-guide.service.ts';
@@ -32,7 +33,7 @@ export const orderGuideRoutes =
       },
       handler: async (request) => {
         const context = ctx();
-        const member = await requireMembership(context, storeUserOf(request), request.params.storeId);
+        const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
         return orderGuide(context, member, request.query, deps.clock.now(), timezone);
       },
     });
@@ -64,7 +65,7 @@ export const orderGuideRoutes =
       },
       handler: async (request) => {
         const context = ctx();
-        const member = await requireMembership(context, storeUserOf(request), request.params.storeId);
+        const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
         return fill(context, member, request.body, deps.clock.now(), timezone);
       },
     });
@@ -79,7 +80,7 @@ export const orderGuideRoutes =
       },
       handler: async (request) => {
         const context = ctx();
-        const member = await requireMembership(context, storeUserOf(request), request.params.storeId);
+        const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
         return repeatOrder(context, member, request.params.orderId);
       },
     });

@@ -27,6 +27,7 @@ const columns = [
   'o.cancellation',
   'o.history',
   'o.placed_by',
+  'o.seller',
   'o.created_at',
   'o.updated_at',
   's.internal_code as store_code',
@@ -184,11 +185,12 @@ export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<u
   return sql`
     insert into orders (id, supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
                         subtotal, discount_total, total, notes, history, placed_by, created_at,
-                        delivery_date, after_cutoff, delivery_zone_id, delivery_fee) overriding system value
+                        delivery_date, after_cutoff, delivery_zone_id, delivery_fee, seller) overriding system value
     select a.id, o.supplier_id, o.store_id, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
            a.json->>'priceListCode', a.json->'products', a.json->'promotions', o.subtotal, o.discount_total,
            o.total, a.json->>'notes', a.json->'history', o.placed_by, (a.json->>'createdAt')::timestamptz,
-           (a.json->>'deliveryDate')::date, (a.json->>'afterCutoff')::boolean, o.delivery_zone_id, (a.json->>'deliveryFee')::numeric
+           (a.json->>'deliveryDate')::date, (a.json->>'afterCutoff')::boolean, o.delivery_zone_id, (a.json->>'deliveryFee')::numeric,
+           a.json->'placedBy'
     from ${resource} as a
     join unnest(${column('supplier_id')}::bigint[], ${column('store_id')}::bigint[], ${column('placed_by')}::bigint[],
                 ${column('subtotal')}::numeric[], ${column('discount_total')}::numeric[], ${column('total')}::numeric[],

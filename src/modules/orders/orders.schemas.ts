@@ -73,6 +73,16 @@ const Line = Type.Object({
   returnedQuantity: Type.Integer(),
 });
 
+/** How an order came in (src/modules/orders/README.md, "Channels"). */
+export const OrderChannel = Type.Union([Type.Literal('STORE_APP'), Type.Literal('SELLER'), Type.Literal('ERP_IMPORT')], {
+  description: "SELLER: placed in the store app by the supplier's seller (with placedBy); ERP_IMPORT: imported by the ERP (POST /order/bulk-import). Absent: STORE_APP, placed by one of the store's users",
+});
+/** Who placed an order as a seller (src/modules/sellers). */
+export const PlacedBy = Type.Object(
+  { sellerInternalCode: Type.String(), name: Type.String() },
+  { description: 'only on an order a seller placed: the seller as they were then' },
+);
+
 export const Order = Type.Object({
   id: Type.Integer(),
   status: OrderStatusEnum,
@@ -104,6 +114,9 @@ export const Order = Type.Object({
     Type.Object({ code: Type.String(), reason: Type.String(), by: Type.String(), message: Nullable(Type.String()), at: Timestamp() }),
   ),
   history: Type.Array(Type.Object({ status: OrderStatusEnum, at: Timestamp(), by: Type.String(), note: Type.Optional(Type.String()) })),
+  // Only on an order a seller placed (src/modules/sellers) or the ERP imported: every other order answers as before.
+  placedBy: Type.Optional(PlacedBy),
+  channel: Type.Optional(OrderChannel),
 });
 
 export const CancelCodeSchema = Type.Object({

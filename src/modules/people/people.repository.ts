@@ -12,11 +12,12 @@ export async function findByIdentifier(db: Executor, kind: IdentifierKind, ident
   return db.selectFrom('people').select(['id', 'phone', 'email']).where(columnOf(kind), '=', identifier).executeTakeFirst();
 }
 
-/** True when a person or some store membership names the identifier (someone to send a code to). */
+/** True when a person, some store membership or some seller names the identifier (someone to send a code to). */
 export async function isKnown(db: Executor, kind: IdentifierKind, identifier: string): Promise<boolean> {
   const column = columnOf(kind);
   const row = await sql<{ known: boolean }>`select exists (select 1 from people where ${sql.ref(column)} = ${identifier})
-      or exists (select 1 from store_users where ${sql.ref(column)} = ${identifier}) as known`.execute(db);
+      or exists (select 1 from store_users where ${sql.ref(column)} = ${identifier})
+      or exists (select 1 from sellers where ${sql.ref(column)} = ${identifier}) as known`.execute(db);
   return Boolean(row.rows[0]?.known);
 }
 

@@ -8,7 +8,7 @@ import { CodeParams, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { todayIn } from '../../lib/clock.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
-import { requireMembership } from '../store-app/store-app.membership.ts';
+import { requireBuyerAccess } from '../store-app/store-app.membership.ts';
 import { StoreParams } from '../store-app/store-app.schemas.ts';
 import { Recommendation, RecommendationBody, RecommendationListQuery, RecommendationPage, StoreRecommendations } from './recommendations.schemas.ts';
 import { getRecommendation, listRecommendations, putRecommendation, storeRecommendations } from './recommendations.service.ts';
@@ -61,7 +61,7 @@ export const recommendationRoutes =
       },
       handler: async (request) => {
         const context = storeAppContext(deps);
-        const member = await requireMembership(context, storeUserOf(request), request.params.storeId);
+        const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
         return storeRecommendations(context, member, deps.clock.now(), deps.config.timezone);
       },
     });

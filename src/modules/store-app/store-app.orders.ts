@@ -9,7 +9,7 @@ import type { OrderLine } from '../orders/orders.rules.ts';
 import { minimumRuleOf } from '../pricing/pricing.minimums.ts';
 import type { CartLine } from '../pricing/pricing.types.ts';
 import type { StoreAppContext } from './store-app.context.ts';
-import { requireMembership } from './store-app.membership.ts';
+import { requireBuyerAccess, requireMembership, type BuyerContext } from './store-app.membership.ts';
 import { minimumOutcome, totalWithFee, zoneOf } from './store-app.minimums.ts';
 import type { StoreContext } from './store-app.pricing-context.ts';
 import { buyerOf, type MemberStore } from './store-app.repository.ts';
@@ -30,7 +30,8 @@ function defaultAddress(store: MemberStore): StoreAddress | null {
   return addresses.find((a) => a.default) ?? addresses[0] ?? null;
 }
 
-export async function placeOrder(ctx: StoreAppContext, personId: number, context: StoreContext, input: PlaceOrderInput, at: string) {
+/** `context.seller`: a seller places it for the store (src/modules/sellers); the order then carries placedBy. */
+export async function placeOrder(ctx: StoreAppContext, personId: number, context: BuyerContext, input: PlaceOrderInput, at: string) {
   const { store } = context;
   if (!store.enabled) throw new AppError('STORE_DISABLED', 'this store is disabled and cannot place orders');
   // The delivery date first: a date that cannot be delivered is refused before pricing.
@@ -67,6 +68,8 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
     notes: input.notes ?? null,
     history: [{ status: 'PENDING', at, by: 'STORE' }],
     placed_by: personId,
+    // A seller's order says who placed it (src/modules/sellers); its buyer user is then none.
+    seller: context.seller ? { sellerInternalCode: context.seller.internalCode, name: context.seller.name } : null,
     created_at: at,
     delivery_date: delivery.deliveryDate,
     after_cutoff: delivery.afterCutoff,
@@ -96,17 +99,17 @@ async function placeWithMinimum(ctx: StoreAppContext, order: orders.StoreOrder, 
   return orders.placeCountingOtherOrders(ctx.db, order.store_id, date, (ordered) => settled(minimumOutcome(rule, total, Number(ordered), date)));
 }
 
-/** An order of one of the person's stores (the membership guard on its store), or 404. */
-async function requireOrderOfMember(ctx: StoreAppContext, personId: number, orderId: number) {
+/** An order of one of the person's stores (the membership guard on its store; `guard`: a seller's reads too), or 404. */
+async function requireOrderOfMember(ctx: StoreAppContext, personId: number, orderId: number, guard: typeof requireMembership = requireMembership) {
   const missing = () => notFound('order', String(orderId), '/params/id');
   const found = await orders.orderById(ctx.db, orderId);
   if (!found) throw missing();
-  await requireMembership(ctx, personId, found.storeId, missing);
+  await guard(ctx, personId, found.storeId, missing);
   return found;
 }
 
 export async function getStoreOrder(ctx: StoreAppContext, personId: number, orderId: number) {
-  return (await requireOrderOfMember(ctx, personId, orderId)).view;
+  return (await requireOrderOfMember(ctx, personId, orderId, requireBuyerAccess)).view;
 }
 
 export async function listStoreOrders(ctx: StoreAppContext, { store }: StoreContext, query: { take: number; page: number }, timezone: string) {

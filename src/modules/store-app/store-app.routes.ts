@@ -19,7 +19,9 @@ import { AnswerBody, AppTicket, AppTicketListQuery, OpenTicketBody, StoreIdParam
 import * as tickets from '../tickets/tickets.service.ts';
 import { storeCatalog, storeCatalogFilters } from './store-app.catalog.ts';
 import { storeAppContext, type StoreAppContext } from './store-app.context.ts';
-import { requireMembership } from './store-app.membership.ts';
+import { requireBuyerAccess, requireMembership } from './store-app.membership.ts';
+import { Proposal } from '../sellers/sellers.schemas.ts';
+import { propose, waitsForStore } from '../sellers/sellers.service.ts';
 import { listNotifications, markRead } from './store-app.notifications.ts';
 import { cancelStoreOrder, getStoreOrder, listStoreOrders, placeOrder } from './store-app.orders.ts';
 import {
@@ -67,13 +69,15 @@ export const storeAppRoutes =
     const ticketCtx = { db: deps.db, clocks: deps.clocks, wake: () => deps.workAccepted('webhooks') };
     /** The membership guard of every route with a store id: the store, or 404. */
     const member = (request: FastifyRequest<{ Params: { storeId: number } }>, context = ctx()) => requireMembership(context, storeUserOf(request), request.params.storeId);
+    /** The guard of the routes a seller may use as a buyer would (reads and ordering; store-app.membership.ts). */
+    const buyer = (request: FastifyRequest<{ Params: { storeId: number } }>, context = ctx()) => requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
 
     app.get('/app/stores/:storeId/catalog', {
       config: store,
       schema: { tags, summary: 'What the store can buy: enabled, available, priced; with sizes, prices and promotions', params: StoreParams, querystring: CatalogQuery, response: { 200: Page(CatalogItem), ...problems(400, 401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return storeCatalog(context, await member(request, context), request.query);
+        return storeCatalog(context, await buyer(request, context), request.query);
       },
     });
 
@@ -82,7 +86,7 @@ export const storeAppRoutes =
       schema: { tags, summary: "The catalog filters' choices, with names: the categories and brands of what the store can buy", params: StoreParams, response: { 200: CatalogFilters, ...problems(400, 401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return storeCatalogFilters(context, await member(request, context));
+        return storeCatalogFilters(context, await buyer(request, context));
       },
     });
 
@@ -91,7 +95,7 @@ export const storeAppRoutes =
       schema: { tags, summary: "The promotions that take part for this store today (each product with its `name`, a crossed bonus's gift with its `productName`)", params: StoreParams, response: { 200: StorePromotions, ...problems(401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return storePromotions(context, await member(request, context));
+        return storePromotions(context, await buyer(request, context));
       },
     });
 
@@ -100,17 +104,26 @@ export const storeAppRoutes =
       schema: { tags, summary: 'Price a cart (changes nothing)', params: StoreParams, body: CartBody, response: { 200: PricedCart, ...problems(400, 401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        const store = await member(request, context);
+        const store = await buyer(request, context);
         return previewCart(context, store, request.body, new Date(await now(store.store.supplier_id)));
       },
     });
 
     app.post('/app/stores/:storeId/orders', {
       config: storeKeepingCache,
-      schema: { tags, summary: 'Place an order priced exactly as the preview (Idempotency-Key places one order only)', params: StoreParams, body: PlaceBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
-      handler: async (request) => {
+      schema: {
+        tags,
+        summary: 'Place an order priced exactly as the preview (Idempotency-Key places one order only)',
+        description:
+          "The store's users and its supplier's sellers serving it may place one (a seller's carries placedBy and channel SELLER). A seller's order for a store that confirms its sellers' orders itself is not placed: it is kept as a proposal (202) until one of the store's users accepts it (src/modules/sellers/README.md).",
+        params: StoreParams,
+        body: PlaceBody,
+        response: { 200: Order, 202: Proposal, ...problems(400, 401, 404, 409) },
+      },
+      handler: async (request, reply) => {
         const context = ctx();
-        const store = await member(request, context);
+        const store = await buyer(request, context);
+        if (await waitsForStore(context.db, store)) return reply.code(202).send(await propose(context.db, store, request.body));
         return placeOrder(context, storeUserOf(request), store, request.body, await now(store.store.supplier_id));
       },
     });
@@ -120,7 +133,7 @@ export const storeAppRoutes =
       schema: { tags, summary: "The store's orders, newest first", params: StoreParams, querystring: Type.Object(PageQuery), response: { 200: Page(Order), ...problems(400, 401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return listStoreOrders(context, await member(request, context), request.query, deps.config.timezone);
+        return listStoreOrders(context, await buyer(request, context), request.query, deps.config.timezone);
       },
     });
 
@@ -161,7 +174,7 @@ export const storeAppRoutes =
       },
       handler: async (request) => {
         const context = ctx();
-        const { store } = await member(request, context);
+        const { store } = await buyer(request, context);
         return optionsOf(await cachedZoneOfStore(context, store.id), deps.clock.now());
       },
     });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { namesPerson } from './store-app.repository.ts';
+import { isMember, namesPerson, sellerServes } from './store-app.repository.ts';
 
 /** The person with, when they have none, the name the earliest membership naming them gives. */
 export async function findPerson(db: Kysely<DB>, id: number) {
@@ -8,20 +8,27 @@ export async function findPerson(db: Kysely<DB>, id: number) {
     .selectFrom('people as p')
     .select(['p.id', 'p.phone', 'p.email'])
     .select(
-      sql<string | null>`coalesce(p.name, (select u.name from store_users u where ${namesPerson(id, 'u')} and u.name is not null order by u.created_at, u.id limit 1))`.as('name'),
+      // A seller who is no store's user is named as their supplier listed them.
+      sql<string | null>`coalesce(p.name, (select u.name from store_users u where ${namesPerson(id, 'u')} and u.name is not null order by u.created_at, u.id limit 1),
+        (select v.name from sellers v where ${namesPerson(id, 'v')} order by v.id limit 1))`.as('name'),
     )
     .where('p.id', '=', id)
     .executeTakeFirst();
 }
 
-/** The stores whose memberships name the person, of every supplier. */
+/**
+ * The stores whose memberships name the person, of every supplier, and those the person
+ * serves as a seller (src/modules/sellers): the union, each once, `member` telling which
+ * (a store user's access wins where both hold).
+ */
 export async function personStores(db: Kysely<DB>, personId: number) {
   return db
     .selectFrom('stores as s')
     .innerJoin('suppliers as p', 'p.id', 's.supplier_id')
     .select(['s.id', 's.internal_code', 's.name', 'p.code as supplier_code', 'p.name as supplier_name'])
     .select(sql<boolean>`s.enabled and p.enabled`.as('enabled')) // a disabled supplier's stores show as closed
-    .where((eb) => eb('s.id', 'in', eb.selectFrom('store_users as u').select('u.store_id').where(namesPerson(personId, 'u'))))
+    .select(isMember(personId, 's.id').as('member'))
+    .where((eb) => eb.or([eb('s.id', 'in', eb.selectFrom('store_users as u').select('u.store_id').where(namesPerson(personId, 'u'))), sellerServes(personId, 's')]))
     .orderBy('s.id')
     .execute();
 }

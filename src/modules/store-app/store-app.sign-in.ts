@@ -105,6 +105,8 @@ export async function me(db: Kysely<DB>, personId: number) {
       name: s.name,
       supplier: { code: s.supplier_code, name: s.supplier_name },
       enabled: s.enabled,
+      // Only on a store reached as its supplier's seller: a store user's stores answer as before.
+      ...(s.member ? {} : { access: 'SELLER' as const }),
     })),
   };
 }
