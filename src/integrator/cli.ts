@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createSurtidoClient, type SurtidoClient } from '../client/index.ts';
-import { batchIds, kinds, status, wait, type Io } from './commands.ts';
+import { batchIds, kinds, SANDBOX_EVENT_NAMES, status, trigger, wait, type Io } from './commands.ts';
 import { FailedRows } from './failures.ts';
 import { runImport, type ImportSummary } from './importer.ts';
 import { findKind, IMPORT_KINDS } from './kinds.ts';
@@ -19,6 +19,8 @@ const USAGE = `usage: surtido <command> [options]          (or: npm run surtido 
   status <batchId>...     the status of batches
   wait <batchId>...       follow batches until they end and list their failed items
   kinds                   the kinds import takes, with their columns
+  trigger <event>         make an event happen in the sandbox (a test credential only):
+                          ${SANDBOX_EVENT_NAMES.join(', ')}
 
   kinds: ${IMPORT_KINDS.map((k) => k.name).join(', ')}
 
@@ -38,7 +40,12 @@ import:
   --poll-ms N             how often batch status is read (default 1000)
   --progress-interval-ms N  without a terminal, one progress line this often (default 5000)
   --quiet                 no progress on stderr
-  --json                  the summary (or status, wait) as JSON on stdout
+  --json                  the summary (or status, wait, trigger) as JSON on stdout
+
+trigger:
+  --store CODE            the test store (default: the sandbox's first store)
+  --order ID              order.cancelled: the order to cancel; ticket.created: the order the ticket is about
+  --ticket ID             ticket.additional_info_received: a ticket waiting for information
 
 Exit status: 0 everything applied; 2 some rows or items failed; 1 a usage, connection or
 authentication problem (or the import stopped early).`;
@@ -65,6 +72,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
         'progress-interval-ms': { type: 'string' },
         quiet: { type: 'boolean' },
         json: { type: 'boolean' },
+        store: { type: 'string' },
+        order: { type: 'string' },
+        ticket: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -117,6 +127,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
         io.stdout.write(json ? JSON.stringify(forScripts, null, 2) + '\n' : report(file, summary));
         return summary.stopped ? 1 : summary.failed > 0 ? 2 : 0;
       }
+      case 'trigger':
+        return await trigger(client(), rest, values, json, io);
       default:
         throw new UsageError(`unknown command ${command}`);
     }

@@ -1,8 +1,8 @@
-// The CLI's small commands: `status`, `wait` and `kinds`.
-import type { SurtidoClient } from '../client/index.ts';
+// The CLI's small commands: `status`, `wait`, `kinds` and `trigger`.
+import { SurtidoApiError, type SurtidoClient } from '../client/index.ts';
 import { IMPORT_KINDS, ruleColumns, type NodeRule } from './kinds.ts';
 import type { ProgressDisplay } from './progress.ts';
-import { UsageError } from './settings.ts';
+import { intFlag, UsageError } from './settings.ts';
 
 export interface Io {
   stdout: { write(text: string): unknown };
@@ -56,5 +56,42 @@ export function kinds(io: Io): number {
     }
   }
   io.stdout.write('\n* required (inside its object, for dotted ones). [JSON] takes a JSON cell; [list] a JSON list or A|B|C. Dotted columns fill objects. See src/integrator/README.md.\n');
+  return 0;
+}
+
+/** The events `surtido trigger` makes happen (POST /sandbox/events). */
+export const SANDBOX_EVENT_NAMES = ['order.created', 'order.cancelled', 'ticket.created', 'ticket.additional_info_received'] as const;
+type SandboxEventName = (typeof SANDBOX_EVENT_NAMES)[number];
+
+/**
+ * `surtido trigger <event> [--store CODE] [--order ID] [--ticket ID]`: POST /sandbox/events
+ * with a test credential (a live one is answered 404, which says so here).
+ */
+export async function trigger(client: SurtidoClient, args: string[], flags: Record<string, unknown>, json: boolean, io: Io): Promise<number> {
+  const [type] = args;
+  if (!type || args.length > 1 || !(SANDBOX_EVENT_NAMES as readonly string[]).includes(type)) {
+    throw new UsageError(`trigger <event>: event must be one of ${SANDBOX_EVENT_NAMES.join(', ')}`);
+  }
+  const id = (name: string) => (flags[name] === undefined ? undefined : intFlag(flags, name, 0, 1, Number.MAX_SAFE_INTEGER));
+  const body = {
+    type: type as SandboxEventName,
+    ...(flags.store === undefined ? {} : { storeCode: String(flags.store) }),
+    ...(id('order') === undefined ? {} : { orderId: id('order') }),
+    ...(id('ticket') === undefined ? {} : { ticketId: id('ticket') }),
+  };
+  let answer;
+  try {
+    answer = await client.post('/sandbox/events', { body });
+  } catch (error) {
+    if (error instanceof SurtidoApiError && error.status === 404 && error.code === 'NOT_FOUND' && error.detail.startsWith('no route')) {
+      throw new UsageError('the sandbox answers test credentials only: use a test credential (key_test_..., POST /credential {"mode": "test"})');
+    }
+    throw error;
+  }
+  if (json) io.stdout.write(JSON.stringify(answer, null, 2) + '\n');
+  else {
+    const what = [answer.orderId ? `order ${answer.orderId}` : null, answer.ticketId ? `ticket ${answer.ticketId}` : null].filter(Boolean).join(', ');
+    io.stdout.write(`${answer.type} in store ${answer.storeCode}: ${what}; delivery ${answer.deliveryId ?? '(none)'} ${answer.webhookId ?? ''}\n`.replace(' \n', '\n'));
+  }
   return 0;
 }
