@@ -71,6 +71,9 @@ const RULES: Record<string, Rule> = {
   // A PUT by code creates or replaces the caller's own recommendation: B's PUT with A's code
   // is B's, and A's stays as it was (test/recommendations/recommendations.test.ts).
   'PUT /recommendation/:code': { notAnEntity: "the caller's own recommendation, created or replaced by its code" },
+  'GET /seller/:code': code((w) => [w.codes.seller]),
+  // A PUT by code creates or replaces the caller's own seller (test/sellers/sellers.test.ts).
+  'PUT /seller/:code': { notAnEntity: "the caller's own seller, created or replaced by its code" },
   'GET /support/ticket/:id': id(ticketIds),
   'PUT /support/ticket/:id': id(ticketIds, () => ({ status: 'SOLVED', message: 'Solved by B' })),
   'POST /webhook/deliveries/:id/redeliver': id((w) => [w.deliveryId]),

@@ -37,6 +37,8 @@ export interface World {
     store2: string;
     /** S2's delivery zone. */
     deliveryZone: string;
+    /** A's seller V1, serving S1 (src/modules/sellers). */
+    seller: string;
   };
   /** P1's orders at S1, one in each state a supplier operation starts from. */
   orders: { pending: number; confirmed: number; delivered: number; cancelled: number };
@@ -46,6 +48,11 @@ export interface World {
   /** A batch of A's, and a webhook delivery of A's. */
   batchId: string;
   deliveryId: number;
+  /** A's sellers as signed-in people: V1 serves S1, V2 serves S2 only (src/modules/sellers). */
+  v1: Person;
+  v2: Person;
+  /** V1's order kept for S1's confirmation (S1 confirms its sellers' orders while it is made). */
+  proposalId: number;
   /** Notifications P1 has at S1. */
   notificationIds: number[];
   /** A's file import (a prices CSV with a row naming a product nobody has), finished. */
@@ -93,6 +100,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     store1: 'ALPHA-S1',
     store2: 'ALPHA-S2',
     deliveryZone: 'ALPHA-Z',
+    seller: 'ALPHA-V',
   };
   ok(await as(t, a, 'PUT', '/category', { internalCode: codes.category, name: 'ALPHA category' }));
   ok(await as(t, a, 'PUT', '/subcategory', { internalCode: codes.subcategory, name: 'ALPHA subcategory', parentCategoryInternalCode: codes.category }));
@@ -164,6 +172,16 @@ export async function buildWorld(t: TestApp): Promise<World> {
   ok(await as(t, a, 'POST', '/support/ticket/additional-info', { ticketId: tickets.infoRequested, message: 'A photo?' }));
   ok(await as(t, a, 'PUT', '/support/ticket/close', { ticketId: tickets.closed, message: 'Refunded' }));
 
+  // A's sellers: V1 serves S1 and has an order waiting for S1's confirmation; V2 serves S2 only.
+  ok(await as(t, a, 'PUT', `/seller/${codes.seller}`, { name: 'ALPHA seller', email: 'v1.alpha@example.com', storeInternalCodes: [codes.store1] }));
+  ok(await as(t, a, 'PUT', '/seller/ALPHA-V2', { name: 'ALPHA seller two', email: 'v2.alpha@example.com', storeInternalCodes: [codes.store2] }));
+  const signedIn = async (email: string): Promise<Person> => ({ email, headers: { authorization: `Bearer ${ok(await t.admin('POST', '/admin/store-users/token', { email })).access_token}` } });
+  const v1 = await signedIn('v1.alpha@example.com');
+  const v2 = await signedIn('v2.alpha@example.com');
+  ok(await asPerson(t, p1, 'PUT', `/app/stores/${stores.s1}/seller-settings`, { confirmSellerOrders: true }));
+  const proposalId = ok(await asPerson(t, v1, 'POST', `/app/stores/${stores.s1}/orders`, { lines: [{ productInternalCode: codes.product, units: 1, quantity: 2 }] }), 202).id as number;
+  ok(await asPerson(t, p1, 'PUT', `/app/stores/${stores.s1}/seller-settings`, { confirmSellerOrders: false }));
+
   const deliveries = ok(await as(t, a, 'GET', '/webhook/deliveries')).data as { id: number }[];
   expect(deliveries.length).toBeGreaterThan(0);
   const notifications = ok(await asPerson(t, p1, 'GET', '/app/notifications')).data as { id: number }[];
@@ -196,6 +214,9 @@ export async function buildWorld(t: TestApp): Promise<World> {
     externalTicketId,
     batchId,
     deliveryId: deliveries[0]!.id,
+    v1,
+    v2,
+    proposalId,
     notificationIds: notifications.map((n) => n.id),
     importId,
     memberId,
