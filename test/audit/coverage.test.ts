@@ -112,6 +112,8 @@ const RULES: Record<string, () => Promise<Call>> = {
   'POST /batch/promotion': async () => ({ path: '/batch/promotion', body: { upsert: { discount: { simple: [bodies.simple(next('PROMO'))] } } } }),
   'PUT /recommendation/:code': async () => ({ path: `/recommendation/${next('REC')}`, body: recommendation() }),
   'POST /batch/recommendation': async () => ({ path: '/batch/recommendation', body: { upsert: [{ internalCode: next('REC'), ...recommendation() }] } }),
+  'PUT /seller/:code': async () => ({ path: `/seller/${next('SELLER')}`, body: { name: 'Seller', email: `${next('seller')}@example.com`, storeInternalCodes: [w.codes.store2] } }),
+  'POST /batch/seller': async () => ({ path: '/batch/seller', body: { upsert: [{ internalCode: next('SELLER'), name: 'Seller', phone: '+573009990001' }] } }),
   'PUT /support/ticket/:id': async () => ({ path: `/support/ticket/${await ticket()}`, body: { status: 'IN_PROGRESS' } }),
   'POST /support/ticket/additional-info': async () => ({ path: '/support/ticket/additional-info', body: { ticketId: await ticket(), message: 'Which one?' } }),
   'PUT /support/ticket/close': async () => ({ path: '/support/ticket/close', body: { ticketId: await ticket(), message: 'Done' } }),

@@ -46,6 +46,11 @@ const RULES: Record<string, Rule> = {
   'POST /app/stores/:storeId/order-guide/fill': store((w) => ({ counts: [{ productInternalCode: w.codes.product, onHand: 1 }] })),
   'POST /app/stores/:storeId/orders/:orderId/repeat': storeWith((w) => ({ orderId: w.orders.delivered })),
   'GET /app/stores/:storeId/recommendations': store(),
+  'GET /app/stores/:storeId/seller-settings': store(),
+  'PUT /app/stores/:storeId/seller-settings': store(() => ({ confirmSellerOrders: false })),
+  'GET /app/stores/:storeId/seller-proposals': store(),
+  'POST /app/stores/:storeId/seller-proposals/:proposalId/accept': storeWith((w) => ({ proposalId: w.proposalId })),
+  'POST /app/stores/:storeId/seller-proposals/:proposalId/decline': storeWith((w) => ({ proposalId: w.proposalId })),
   'GET /app/orders/:id': orders(),
   'POST /app/orders/:id/cancel': orders(() => ({ cancelCode: 'NEW_ORDER' })),
   'GET /app/tickets/:id': tickets(),
@@ -129,6 +134,29 @@ describe('the store app isolation matrix', () => {
     const read = await send(w.p2, 'POST', '/app/notifications/read', { ids: w.notificationIds });
     expect(read.json(), read.body).toEqual({ read: [] });
     expect(await fingerprint(t.deps.db, tables), "the database after P2 tried every route on P1's things").toEqual(before);
+  });
+
+  // A seller (src/modules/sellers) reaches exactly the stores its supplier lists for them:
+  // V2, A's seller serving S2 only, is answered on every route with S1's identifiers (A's
+  // store it does not serve) and S3's (C's) exactly as for a missing one, and writes nothing.
+  it("answers a seller on another store of its supplier, or another supplier's, exactly as a missing one, and writes nothing", async () => {
+    const before = await fingerprint(t.deps.db, tables);
+    for (const route of entityRoutes()) {
+      const rule = RULES[routeKey(route)]!;
+      if ('notAnEntity' in rule) continue;
+      const body = rule.body?.(w);
+      const rest = rule.rest?.(w);
+      const missing = await send(w.v2, route.method, fill(route.url, MISSING.id, rest), body);
+      expect(missing.statusCode, `${routeKey(route)} with a missing identifier: ${missing.body}`).toBe(404);
+      const foreign = route.url.startsWith('/app/stores/:storeId') ? [w.stores.s1, w.stores.s3] : rule.ids(w);
+      for (const value of foreign) {
+        const res = await send(w.v2, route.method, fill(route.url, value, rest), body);
+        expect(comparable(res, value), `${routeKey(route)} with ${value}`).toEqual(comparable(missing, MISSING.id));
+      }
+    }
+    const me = (await send(w.v2, 'GET', '/app/me')).json();
+    expect(me.stores.map((s: { id: number; access?: string }) => [s.id, s.access])).toEqual([[w.stores.s2, 'SELLER']]);
+    expect(await fingerprint(t.deps.db, tables), "the database after V2 tried every route on stores it does not serve").toEqual(before);
   });
 
   it("shows P2 only P2's own stores, orders, tickets and notifications", async () => {
