@@ -16,6 +16,7 @@ import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
 import { DEMO_USER, demoImageColour, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../../test/helpers/app.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -65,11 +66,12 @@ export async function startImageHost(): Promise<http.Server> {
   return host;
 }
 
-export async function startShop(): Promise<Shop> {
+/** `clock`: the service's time (a test that needs a given weekday and hour moves it forward). */
+export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> {
   const buildDir = await ensureWebBuild();
   const port = await freePort();
   const imageHost = await startImageHost();
-  const t = await createTestApp({ dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  const t = await createTestApp({ dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, clock: options.clock });
   const supplier = await t.supplier('DEMO');
   await seedDemoCatalog(
     (method, url, body) =>

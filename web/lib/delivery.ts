@@ -36,12 +36,14 @@ function wallClock(local: string): Date {
   return new Date(`${local.slice(0, 19)}Z`);
 }
 
-/** A cut-off as "miércoles 18:00" in the zone's local time (24-hour clock but in English). */
+/** A cut-off as "miércoles 18:00" in the zone's local time (a 24-hour clock but in English). */
 export function cutoffLabel(cutoffLocal: string, locale: string, language: Language): string {
   const time = format(`time|${locale}|${language}`, () =>
     new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', ...(language === 'en' ? {} : { hourCycle: 'h23' }) }),
   ).format(wallClock(cutoffLocal));
-  return `${dayLabel(cutoffLocal.slice(0, 10), locale)} ${time}`;
+  // The weekday alone: a cut-off is at most days away, and "miércoles 18:00" is how a route is told.
+  const weekday = format(`weekday|${locale}`, () => new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' })).format(wallClock(cutoffLocal));
+  return `${weekday} ${time}`;
 }
 
 /** Time left until a cut-off, as "5 h 12 min", "2 días 3 h" or "menos de 1 min"; null once it passed. */
