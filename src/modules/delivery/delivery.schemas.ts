@@ -30,7 +30,7 @@ export const MinimumOrderSchema = Type.Object(
     mode: Type.Union([Type.Literal('hard'), Type.Literal('soft'), Type.Literal('fee')]),
     fee: Type.Optional(Money({ description: 'charged below the amount; required when mode is fee' })),
   },
-  { description: 'stored and answered; not enforced yet (src/modules/delivery/README.md)' },
+  { description: "the zone's default minimum order: a store's dropSize overrides the amount, the mode applies (src/modules/pricing/README.md, \"Minimum order\")" },
 );
 
 const zoneFields = {
