@@ -152,7 +152,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the store can buy: enabled, available, priced; with sizes, prices and promotions */
+        /**
+         * What the store can buy: enabled, available, priced; with sizes, prices and promotions
+         * @description Answers an ETag: with If-None-Match naming it, 304 and no body. With changedSince (0, then the cursor of the last answer), only the items changed since, or every item marked full (README.md, "What changed since").
+         */
         get: operations["getAppStoresCatalogByStoreId"];
         put?: never;
         post?: never;
@@ -1433,6 +1436,8 @@ export interface components {
             deliveryFee?: number;
             /** @description `subtotal − discountTotal`, plus `deliveryFee` when the order has one */
             total: number;
+            /** @description once DELIVERED or RETURNED: what the store keeps, each line's net price (`total ÷ quantity`) times `deliveredQuantity − returnedQuantity`, summed and rounded once to the currency; `total` stays what was ordered. A `deliveryFee` is not in it */
+            deliveredTotal?: number;
             deliveryDate: string | null;
             /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
             afterCutoff?: boolean;
@@ -1534,6 +1539,11 @@ export interface components {
             ticketId: number | null;
             orderId: number | null;
             message: string | null;
+            /** @description ORDER_DELIVERED only: the packages delivered and ordered over every line; fewer delivered is a partial delivery */
+            packages?: {
+                delivered: number;
+                ordered: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** @description whether this person marked it read */
@@ -2208,6 +2218,8 @@ export interface operations {
                 search?: string;
                 category?: string;
                 brand?: string;
+                /** @description `0`, or the `cursor` of an earlier answer: answer only the items changed since (or every item, with `full: true`, when products or sizes came or went, the promotions taking part changed or the day turned), with the next `cursor` */
+                changedSince?: string;
                 take?: number;
                 page?: number;
             };
@@ -2231,6 +2243,10 @@ export interface operations {
                         take: number;
                         total: number;
                         totalPages: number;
+                        /** @description only with changedSince: send it as changedSince next time */
+                        cursor?: string;
+                        /** @description only with changedSince: true when this is every item (replace what you kept), false when only the items changed since the cursor */
+                        full?: boolean;
                     };
                 };
             };

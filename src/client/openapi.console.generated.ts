@@ -2030,6 +2030,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/me/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console shows money and dates: the platform's currency, its decimals, locale and timezone */
+        get: operations["getConsoleMeSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/me/supplier": {
         parameters: {
             query?: never;
@@ -3380,6 +3397,8 @@ export interface components {
             deliveryFee?: number;
             /** @description `subtotal − discountTotal`, plus `deliveryFee` when the order has one */
             total: number;
+            /** @description once DELIVERED or RETURNED: what the store keeps, each line's net price (`total ÷ quantity`) times `deliveredQuantity − returnedQuantity`, summed and rounded once to the currency; `total` stays what was ordered. A `deliveryFee` is not in it */
+            deliveredTotal?: number;
             deliveryDate: string | null;
             /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
             afterCutoff?: boolean;
@@ -3481,6 +3500,11 @@ export interface components {
             ticketId: number | null;
             orderId: number | null;
             message: string | null;
+            /** @description ORDER_DELIVERED only: the packages delivered and ordered over every line; fewer delivered is a partial delivery */
+            packages?: {
+                delivered: number;
+                ordered: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** @description whether this person marked it read */
@@ -12654,6 +12678,44 @@ export interface operations {
                              */
                             role: "owner" | "manager" | "agent" | "viewer";
                         }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getConsoleMeSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description how the console shows money and dates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 4217 code of the platform currency (CURRENCY) */
+                        currency: string;
+                        /** @description digits of the currency's smallest unit (CURRENCY_DECIMALS) */
+                        currencyDecimals: number;
+                        /** @description the apps' default BCP 47 locale (LOCALE) */
+                        locale: string;
+                        /** @description the platform's IANA timezone (TIMEZONE): calendar dates are in it */
+                        timezone: string;
                     };
                 };
             };

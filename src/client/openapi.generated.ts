@@ -3163,6 +3163,8 @@ export interface components {
             deliveryFee?: number;
             /** @description `subtotal − discountTotal`, plus `deliveryFee` when the order has one */
             total: number;
+            /** @description once DELIVERED or RETURNED: what the store keeps, each line's net price (`total ÷ quantity`) times `deliveredQuantity − returnedQuantity`, summed and rounded once to the currency; `total` stays what was ordered. A `deliveryFee` is not in it */
+            deliveredTotal?: number;
             deliveryDate: string | null;
             /** @description only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off */
             afterCutoff?: boolean;
@@ -3264,6 +3266,11 @@ export interface components {
             ticketId: number | null;
             orderId: number | null;
             message: string | null;
+            /** @description ORDER_DELIVERED only: the packages delivered and ordered over every line; fewer delivered is a partial delivery */
+            packages?: {
+                delivered: number;
+                ordered: number;
+            };
             /** Format: date-time */
             createdAt: string;
             /** @description whether this person marked it read */

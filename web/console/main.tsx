@@ -72,6 +72,9 @@ const routeTree = root.addChildren([
   page('/pricelists', () => import('./routes/pricelists.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
   page('/pricelists/$code', () => import('./routes/pricelist.tsx'), signedIn, (s) => ({ search: text(s.search), page: s.page === undefined ? undefined : pageOf(s.page), after: text(s.after) })),
   page('/stores', () => import('./routes/stores.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  // Receivables (issue #31): the aging of open invoices and a store's account.
+  page('/accounts', () => import('./routes/accounts.tsx'), signedIn, (s) => ({ store: text(s.store), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/accounts/$code', () => import('./routes/store-account.tsx'), signedIn),
   page('/groupers', () => import('./routes/groupers.tsx'), signedIn, (s) => ({
     kind: s.kind === 'stock' ? ('stock' as const) : undefined,
     search: text(s.search),

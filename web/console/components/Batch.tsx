@@ -22,6 +22,9 @@ export const BATCH_ENDPOINTS = [
   '/batch/store',
   '/batch/promotion',
   '/batch/order',
+  '/batch/deliveryzone',
+  '/batch/invoice',
+  '/batch/payment',
   '/order/bulk-import',
 ] as const;
 export type BatchEndpoint = (typeof BATCH_ENDPOINTS)[number];
