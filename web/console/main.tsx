@@ -44,6 +44,7 @@ const routeTree = root.addChildren([
   page('/sign-in', () => import('./routes/sign-in.tsx')),
   page('/suppliers', () => import('./routes/suppliers.tsx'), signedIn),
   page('/overview', () => import('./routes/overview.tsx'), signedIn),
+  page('/sandbox', () => import('./routes/sandbox.tsx'), signedIn),
   page('/orders', () => import('./routes/orders.tsx'), signedIn, (s) => ({
     status: ORDER_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
     store: text(s.store),

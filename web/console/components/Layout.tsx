@@ -1,4 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useState } from 'react';
 import { LANGUAGE_NAMES, type Language } from '../../lib/i18n.ts';
 import { client, roleOf, useCan, useMe } from '../lib/api.ts';
 import { session, useSession } from '../lib/session.ts';
@@ -26,8 +28,11 @@ function Nav() {
   const me = useMe();
   const can = useCan();
   const acting = me.data?.supplierId != null && roleOf(me.data) !== undefined;
+  const test = me.data?.mode === 'test';
   const supplierLinks = acting
     ? ([
+        // The sandbox's own page, in test mode only; members are the live supplier's people.
+        ['/sandbox', t('nav.sandbox'), test],
         ['/overview', t('nav.overview'), can('supplier/order.read')],
         ['/orders', t('nav.orders'), can('supplier/order.read')],
         ['/tickets', t('nav.tickets'), can('supplier/support.read')],
@@ -41,7 +46,7 @@ function Nav() {
         ['/batches', t('nav.batches'), can('supplier/batch.read')],
         ['/webhooks', t('nav.webhooks'), can('supplier/webhook.read')],
         ['/audit', t('nav.audit'), can('supplier/audit.read')],
-        ['/members', t('nav.members'), can('supplier/member.read')],
+        ['/members', t('nav.members'), can('supplier/member.read') && !test],
         ['/credentials', t('nav.credentials'), can('supplier/credential.read')],
       ] as const)
     : [];
@@ -95,6 +100,46 @@ function Acting() {
   );
 }
 
+/**
+ * The test-mode switch (PUT /console/me/mode): every page then works on the supplier's
+ * test twin. Everything cached is dropped, since it was the other mode's data.
+ */
+function TestModeSwitch() {
+  const t = useT();
+  const me = useMe();
+  const queries = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  if (!me.data || me.data.supplierId === null || roleOf(me.data) === undefined) return null;
+  const on = me.data.mode === 'test';
+  const flip = async () => {
+    setBusy(true);
+    try {
+      await client.put('/console/me/mode', { body: { mode: on ? 'live' : 'test' } });
+      await queries.resetQueries();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <label className="test-switch">
+      <input type="checkbox" role="switch" checked={on} disabled={busy} onChange={() => void flip()} data-testid="test-mode-switch" />
+      {t('testMode.switch')}
+    </label>
+  );
+}
+
+/** Shown on every page while test mode is on, as a payment dashboard does. */
+function TestModeBanner() {
+  const t = useT();
+  const me = useMe();
+  if (me.data?.mode !== 'test') return null;
+  return (
+    <p className="test-banner" role="status" data-testid="test-mode">
+      {t('testMode.banner')} <Link to="/sandbox">{t('testMode.open')}</Link>
+    </p>
+  );
+}
+
 export function Layout() {
   const t = useT();
   const { token } = useSession();
@@ -113,6 +158,7 @@ export function Layout() {
       <header className="top">
         <span className="brand">{t('app.name')}</span>
         {!bare && <Acting />}
+        {!bare && <TestModeSwitch />}
         <LanguageSwitch />
         {!bare && (
           <button type="button" className="link" onClick={() => void signOut()}>
@@ -120,6 +166,7 @@ export function Layout() {
           </button>
         )}
       </header>
+      {!bare && <TestModeBanner />}
       <div className={bare ? 'shell bare' : 'shell'}>
         {!bare && <Nav />}
         <main id="main" tabIndex={-1}>
