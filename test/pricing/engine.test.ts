@@ -77,7 +77,9 @@ describe('lines', () => {
     input.promotions = [discount('D', 'A', [{ min: 3, discountPercentage: 10 }])];
     const result = priceCart(input);
     expect(result.discounts).toEqual([]);
-    expect(result.hints.nextTiers).toEqual([{ promoInternalCode: 'D', measure: 'count', current: 2, target: 3, missing: 1, gives: { discountPercentage: 10 } }]);
+    expect(result.hints.nextTiers).toEqual([
+      { promoInternalCode: 'D', measure: 'count', current: 2, target: 3, missing: 1, packagesToAdd: [{ internalCode: 'A', units: 1, quantity: 1 }], gives: { discountPercentage: 10 } },
+    ]);
   });
 });
 
@@ -308,7 +310,7 @@ describe('hints', () => {
     expect(result.hints.nextTiers).toEqual([
       { promoInternalCode: 'C', measure: 'amount', current: 246.9, target: 500, missing: 253.1, gives: { discountPercentage: 3 } },
       // count 5/3: shown rounded down; missing 4 − 5/3 = 7/3 rounded up so adding it is enough
-      { promoInternalCode: 'Q', measure: 'count', current: 1.6666, target: 4, missing: 2.3334, gives: { discountAmount: 20 } },
+      { promoInternalCode: 'Q', measure: 'count', current: 1.6666, target: 4, missing: 2.3334, packagesToAdd: [{ internalCode: 'A', units: 1, quantity: 7 }], gives: { discountAmount: 20 } },
     ]);
   });
 
@@ -316,7 +318,15 @@ describe('hints', () => {
     const promotions = [discount('D', 'A', [{ min: 1, discountPercentage: 5 }]), individualBonus('B', 'A', 4, 2)];
     const result = priceCart(context({ A: 10 }, { cart: [line('A', 9)], promotions }));
     expect(result.hints.nextTiers).toEqual([
-      { promoInternalCode: 'B', measure: 'count', current: 9, target: 12, missing: 3, gives: { quantity: 6, product: { internalCode: 'A', units: 1 } } },
+      {
+        promoInternalCode: 'B',
+        measure: 'count',
+        current: 9,
+        target: 12,
+        missing: 3,
+        packagesToAdd: [{ internalCode: 'A', units: 1, quantity: 3 }],
+        gives: { quantity: 6, product: { internalCode: 'A', units: 1 } },
+      },
     ]);
   });
 
@@ -325,6 +335,94 @@ describe('hints', () => {
     expect(result.hints.nextTiers).toEqual([
       { promoInternalCode: 'B', measure: 'amount', current: 300, target: 1000, missing: 700, gives: { quantity: 1, product: { internalCode: 'G', units: 1 } } },
     ]);
+  });
+});
+
+describe('hints in the packages the buyer adds (issue 34)', () => {
+  // What the shop words: "add 1 more box", never the promotion's count where the line is boxes.
+  const named = (input: PricingInput, names: Record<string, string>) => {
+    input.products = input.products.map((p) => ({ ...p, ...(names[p.internalCode] ? { name: names[p.internalCode] } : {}) }));
+    return input;
+  };
+  /** The demo's papas: 1 unit or a box of 12; every 12 units give 1 water. */
+  const papas = (cart: ReturnType<typeof line>[]) => {
+    const input = named(context({ PAPAS: 2100, AGUA: 1200 }, { cart, promotions: [crossedBonus('BONO', ['PAPAS'], 'AGUA', { quantityRequired: 12 })] }), { AGUA: 'Agua 600 ml' });
+    withPrice(input, 'PAPAS', 12, 23_200);
+    return input;
+  };
+  /** Adds `quantity` packages of `units` to the cart's line of that size (or a new line). */
+  const adding = (input: PricingInput, add: { internalCode: string; units: number; quantity: number }, less = 0): PricingInput => {
+    const at = input.cart.findIndex((l) => l.productInternalCode === add.internalCode && l.units === add.units);
+    const cart = [...input.cart];
+    if (at === -1) cart.push(line(add.internalCode, add.quantity - less, add.units));
+    else cart[at] = { ...cart[at]!, quantity: cart[at]!.quantity + add.quantity - less };
+    return { ...input, cart: cart.filter((l) => l.quantity > 0) };
+  };
+  const gifts = (input: PricingInput) => priceCart(input).rewards.reduce((n, r) => n + r.quantity, 0);
+
+  it('a box of 12 towards "every 12 units: 1 free" needs one more box, not 12, and names the gift', () => {
+    const [hint] = priceCart(papas([line('PAPAS', 1, 12)])).hints.nextTiers;
+    expect(hint).toEqual({
+      promoInternalCode: 'BONO',
+      measure: 'count',
+      current: 12,
+      target: 24,
+      // The promotion's count (units here), kept as it was.
+      missing: 12,
+      packagesToAdd: [{ internalCode: 'PAPAS', units: 12, quantity: 1 }],
+      gives: { quantity: 2, product: { internalCode: 'AGUA', units: 1, name: 'Agua 600 ml' } },
+    });
+    expect(priceCart(papas([line('PAPAS', 1, 12)])).rewards).toEqual([{ promoInternalCode: 'BONO', quantity: 1, products: [{ internalCode: 'AGUA', units: 1, name: 'Agua 600 ml' }] }]);
+  });
+
+  it('with mixed package sizes, each line gets its own count, the fewest first, and the engine agrees each one is enough and one less is not', () => {
+    const input = papas([line('PAPAS', 5), line('PAPAS', 1, 12)]);
+    const [hint] = priceCart(input).hints.nextTiers;
+    expect(hint!.missing).toBe(7);
+    expect(hint!.packagesToAdd).toEqual([
+      { internalCode: 'PAPAS', units: 12, quantity: 1 },
+      { internalCode: 'PAPAS', units: 1, quantity: 7 },
+    ]);
+    expect(gifts(input)).toBe(1);
+    for (const add of hint!.packagesToAdd!) {
+      expect(gifts(adding(input, add)), JSON.stringify(add)).toBe(2);
+      expect(gifts(adding(input, add, 1)), JSON.stringify(add)).toBe(1);
+    }
+  });
+
+  it('a discount counted in boxes of 24: one more box, or 18 more units, over two products', () => {
+    const input = context({ COLA: 1650, LIMA: 1550 }, {
+      cart: [line('LIMA', 6), line('COLA', 1, 24)],
+      promotions: [discount('SODA', ['COLA', 'LIMA'].map((internalCode) => ({ internalCode, boxRatio: 24 })), [{ min: 2, max: 4, discountPercentage: 5 }, { min: 5, discountPercentage: 10 }])],
+    });
+    withPrice(input, 'COLA', 24, 36_400);
+    const [hint] = priceCart(input).hints.nextTiers;
+    expect(hint).toMatchObject({ measure: 'count', current: 1.25, target: 2, missing: 0.75 });
+    expect(hint!.packagesToAdd).toEqual([
+      { internalCode: 'COLA', units: 24, quantity: 1 },
+      { internalCode: 'LIMA', units: 1, quantity: 18 },
+    ]);
+    expect(priceCart(input).discounts).toEqual([]);
+    for (const add of hint!.packagesToAdd!) {
+      expect(priceCart(adding(input, add)).discounts.map((d) => d.appliedDiscountPercentage), JSON.stringify(add)).toEqual([5]);
+      expect(priceCart(adding(input, add, 1)).discounts, JSON.stringify(add)).toEqual([]);
+    }
+  });
+
+  it('ties between sizes go by product code, then units, whatever the order of the cart', () => {
+    const promotions = [discount('D', ['A', 'B'], [{ min: 10, discountPercentage: 5 }])];
+    const hints = (cart: ReturnType<typeof line>[]) => priceCart(context({ A: 1, B: 1 }, { cart, promotions })).hints.nextTiers[0]!.packagesToAdd;
+    const expected = [
+      { internalCode: 'A', units: 1, quantity: 8 },
+      { internalCode: 'B', units: 1, quantity: 8 },
+    ];
+    expect(hints([line('B', 1), line('A', 1)])).toEqual(expected);
+    expect(hints([line('A', 1), line('B', 1)])).toEqual(expected);
+  });
+
+  it('an amount hint stays in money, without packages', () => {
+    const result = priceCart(context({ A: 100, G: 1 }, { cart: [line('A', 3)], promotions: [crossedBonus('B', ['A'], 'G', { amountRequired: 1000 })] }));
+    expect(result.hints.nextTiers[0]).not.toHaveProperty('packagesToAdd');
   });
 });
 

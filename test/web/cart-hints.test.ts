@@ -53,6 +53,28 @@ describe('the cart hints', () => {
     for (const text of [...en, ...pt]) expect(text).not.toMatch(/\{\w+\}/);
   });
 
+  it('say a count in the packages the buyer adds, naming the gift as the service named it (issue 34)', () => {
+    const bonus: CartHints = {
+      nextTiers: [
+        {
+          promoInternalCode: 'CHIPS',
+          measure: 'count',
+          // 12 of the promotion's units are missing, but one more box of 12 is enough.
+          missing: 12,
+          packagesToAdd: [
+            { internalCode: 'PAPAS', units: 12, quantity: 1 },
+            { internalCode: 'PAPAS', units: 1, quantity: 12 },
+          ],
+          gives: { quantity: 2, product: { internalCode: 'AGUA', units: 1, name: 'Agua 600 ml' } },
+        },
+      ],
+    };
+    const named = (language: Language) => ({ ...words(language), productName: (code: string) => (code === 'PAPAS' ? 'Papas fritas 45 g' : code) });
+    expect(hintTexts(bonus, named('es'))[0]!.text).toBe('Agrega 1 × Papas fritas 45 g (12 und.) más para 2 × Agua 600 ml gratis');
+    expect(hintTexts(bonus, named('en'))[0]!.text).toBe('Add 1 × Papas fritas 45 g (12 units) more for 2 × Agua 600 ml free');
+    expect(hintTexts(bonus, named('pt-BR'))[0]!.text).toBe('Adicione mais 1 × Papas fritas 45 g (12 un.) para 2 × Agua 600 ml grátis');
+  });
+
   it('say nothing without hints, and only next tiers when the answer has no other list', () => {
     expect(hintTexts(undefined, words('es'))).toEqual([]);
     expect(hintTexts({ nextTiers: [] }, words('es'))).toEqual([]);

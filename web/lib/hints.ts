@@ -7,8 +7,11 @@ import type { MessageKey, Translate } from './i18n.ts';
 export interface NextTierHint {
   promoInternalCode: string;
   measure: 'count' | 'amount';
+  /** In the promotion's own count (units, or its boxes): not what the buyer adds. */
   missing: number;
-  gives: { discountPercentage?: number; discountAmount?: number; quantity?: number; product?: { internalCode: string; units: number } };
+  /** A count's packages to add, of each qualifying line's size, the fewest first (the service's answer). */
+  packagesToAdd?: { internalCode: string; units: number; quantity: number }[];
+  gives: { discountPercentage?: number; discountAmount?: number; quantity?: number; product?: { internalCode: string; units: number; name?: string } };
 }
 export interface LostConflictHint {
   promoInternalCode: string;
@@ -49,8 +52,17 @@ export function hintTexts(hints: CartHints | undefined, w: HintWords): { key: st
         ? t('promo.percent', { value: w.number(h.gives.discountPercentage) })
         : h.gives.discountAmount != null
           ? t('promo.amount', { value: w.money(h.gives.discountAmount) })
-          : t('cart.hintGift', { quantity: w.number(h.gives.quantity ?? 0), name: w.productName(h.gives.product?.internalCode ?? '') });
-    const text = h.measure === 'count' ? t('cart.hintCount', { missing: w.number(h.missing), gives }) : t('cart.hintAmount', { missing: w.money(h.missing), gives });
+          : t('cart.hintGift', { quantity: w.number(h.gives.quantity ?? 0), name: h.gives.product?.name ?? w.productName(h.gives.product?.internalCode ?? '') });
+    // A count is said in the packages the buyer adds (the fewest the service found: one
+    // more box, not "12 more" of the promotion's units); only an answer without them (an
+    // older one kept offline) falls back to the count.
+    const add = h.packagesToAdd?.[0];
+    const text =
+      h.measure === 'amount'
+        ? t('cart.hintAmount', { missing: w.money(h.missing), gives })
+        : add
+          ? t('cart.hintPackages', { packages: t('cart.hintPackage', { quantity: w.number(add.quantity), name: w.productName(add.internalCode), units: add.units }), gives })
+          : t('cart.hintCount', { missing: w.number(h.missing), gives });
     return { key: `next/${h.promoInternalCode}`, kind: 'next' as const, text };
   });
   const lost = (hints.lostConflicts ?? []).map((h) => ({

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { consoleSessionOf } from '../../http/auth.ts';
 import { problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { ChooseSupplierBody, CodeSent, ConsoleMe, ConsoleToken, EmailBody, EmailCodeBody, ModeBody, SignedOut } from './console.schemas.ts';
+import { ChooseSupplierBody, CodeSent, ConsoleMe, ConsoleSettings, ConsoleToken, EmailBody, EmailCodeBody, ModeBody, SignedOut } from './console.schemas.ts';
 import { chooseSupplier, consoleMe, exchangeConsoleCode, requestConsoleCode, setConsoleMode, signOut, type ConsoleContext } from './console.service.ts';
 
 const tags = ['console'];
@@ -35,6 +35,13 @@ export const consoleRoutes =
       config: { auth: 'console' },
       schema: { tags, summary: 'The signed-in person: operator or not, the suppliers they are a member of, and the one the session acts for', response: { 200: ConsoleMe, ...problems(401) } },
       handler: (request) => consoleMe(deps.db, consoleSessionOf(request)),
+    });
+
+    // Amounts carry the platform's currency in the console too (issue 34): the settings the shop reads from GET /app/me.
+    app.get('/console/me/settings', {
+      config: { auth: 'console' },
+      schema: { tags, summary: "How the console shows money and dates: the platform's currency, its decimals, locale and timezone", response: { 200: ConsoleSettings, ...problems(401) } },
+      handler: () => ({ currency: deps.config.currency, currencyDecimals: deps.config.currencyDecimals, locale: deps.config.locale, timezone: deps.config.timezone }),
     });
 
     app.put('/console/me/supplier', {

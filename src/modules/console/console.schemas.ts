@@ -25,6 +25,16 @@ export const ConsoleMe = Type.Object({
     }),
   ),
 });
+/** The platform's money and date settings, as GET /app/me answers them to stores: the console shows amounts the same way. */
+export const ConsoleSettings = Type.Object(
+  {
+    currency: Type.String({ description: 'ISO 4217 code of the platform currency (CURRENCY)' }),
+    currencyDecimals: Type.Integer({ description: "digits of the currency's smallest unit (CURRENCY_DECIMALS)" }),
+    locale: Type.String({ description: "the apps' default BCP 47 locale (LOCALE)" }),
+    timezone: Type.String({ description: "the platform's IANA timezone (TIMEZONE): calendar dates are in it" }),
+  },
+  { description: 'how the console shows money and dates' },
+);
 export const ChooseSupplierBody = Type.Object({ supplierId: Type.Integer({ minimum: 1 }) });
 export const ModeBody = Type.Object({
   mode: Type.Union([Type.Literal('live'), Type.Literal('test')], { description: 'test: work on the test twin (made on first use); live: on the live supplier' }),

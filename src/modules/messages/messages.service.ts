@@ -62,7 +62,7 @@ export async function enqueueForNotifications(trx: Transaction<DB>, notification
       const to = channel === 'email' ? p.email : p.phone;
       if (!to) continue;
       const language = asLanguage(p.language);
-      const { subject, body } = eventMessage(language, event, ref, names.get(n.storeId) ?? '');
+      const { subject, body } = eventMessage(language, event, ref, names.get(n.storeId) ?? '', n.packages);
       const inbox = twins.get(n.storeId);
       rows.push({ purpose: 'event', to_kind: channel === 'email' ? 'email' : 'phone', recipient: to, channel, language, only_if_known: false, subject, body, variables: null, expiresInSeconds: null, ...(inbox === undefined ? {} : { inbox }) });
     }

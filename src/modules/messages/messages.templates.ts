@@ -57,4 +57,14 @@ const EVENTS: Record<Language, Record<MessageEvent, (ref: string, store: string)
   },
 };
 
-export const eventMessage = (language: Language, event: MessageEvent, ref: string, store: string): Rendered => EVENTS[language][event](ref, store);
+/** A delivery of fewer packages than ordered is told as such, with how many came (issue 34). */
+const PARTLY_DELIVERED: Record<Language, (ref: string, store: string, delivered: number, ordered: number) => Rendered> = {
+  es: (ref, store, d, o) => ({ subject: 'Pedido entregado en parte', body: `${store}: tu pedido ${ref} fue entregado en parte: ${d} de ${o} paquetes.` }),
+  'pt-BR': (ref, store, d, o) => ({ subject: 'Pedido entregue em parte', body: `${store}: seu pedido ${ref} foi entregue em parte: ${d} de ${o} pacotes.` }),
+  en: (ref, store, d, o) => ({ subject: 'Order partly delivered', body: `${store}: your order ${ref} was partly delivered: ${d} of ${o} packages.` }),
+};
+
+export const eventMessage = (language: Language, event: MessageEvent, ref: string, store: string, packages?: { delivered: number; ordered: number }): Rendered =>
+  event === 'ORDER_DELIVERED' && packages && packages.delivered < packages.ordered
+    ? PARTLY_DELIVERED[language](ref, store, packages.delivered, packages.ordered)
+    : EVENTS[language][event](ref, store);

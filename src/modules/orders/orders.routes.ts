@@ -35,13 +35,13 @@ export const orderRoutes =
     app.get('/order/:id', {
       config: read,
       schema: { tags, summary: 'One order by its platform id', params: OrderIdParams, response: { 200: Order, ...problems(400, 401, 403, 404) } },
-      handler: (request) => getOrder(deps.db, supplierOf(request).supplierId, request.params.id),
+      handler: (request) => getOrder(deps.db, supplierOf(request).supplierId, request.params.id, deps.config.currencyDecimals),
     });
 
     app.get('/order', {
       config: read,
       schema: { tags, summary: 'Orders, newest first', querystring: OrderListQuery, response: { 200: Page(Order), ...problems(400, 401, 403) } },
-      handler: (request) => listOrders(deps.db, supplierOf(request).supplierId, request.query, deps.config.timezone),
+      handler: (request) => listOrders(deps.db, supplierOf(request).supplierId, request.query, deps.config.timezone, deps.config.currencyDecimals),
     });
 
     for (const { op, body, summary } of operations) {
@@ -55,7 +55,7 @@ export const orderRoutes =
             const { supplierId } = supplierOf(request);
             // The supplier's time: a test twin's clock may have been moved (src/modules/sandbox).
             const at = (await deps.clocks.nowFor(supplierId)).toISOString();
-            return audited(deps, request, (db) => operate(db, supplierId, { ...(request.body as object), op, id: request.params.id } as Operation, at));
+            return audited(deps, request, (db) => operate(db, supplierId, { ...(request.body as object), op, id: request.params.id } as Operation, at, deps.config.currencyDecimals));
           },
         });
       }

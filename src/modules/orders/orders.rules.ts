@@ -3,6 +3,7 @@
 // the state and its input, and returns the changed document; nothing else moves an order.
 // Discounts were fixed at placement: deliveries and returns change quantities only, and
 // every line keeps its net unit price.
+import { Decimal } from 'decimal.js';
 import type { OrderStatus } from '../../db/types.ts';
 import { AppError, fieldError, type FieldError } from '../../lib/errors.ts';
 
@@ -137,6 +138,28 @@ export function returnGoods(state: OrderState, input: { complete?: boolean; prod
   const status: OrderStatus = allBack ? 'RETURNED' : 'DELIVERED';
   const entry: HistoryEntry = { status, at, by: 'SUPPLIER', ...(input.reason ? { note: input.reason } : {}) };
   return { ...state, status, products, history: [...state.history, entry] };
+}
+
+/**
+ * What the store keeps of a delivered order (README.md, "What a delivery leaves to pay"):
+ * each line's net price (its `total` over its `quantity`, discounts fixed at placement)
+ * times what was delivered and not returned, summed exactly and rounded once to the
+ * currency, half away from zero. A complete delivery keeps the order's goods total.
+ */
+/** The packages delivered and ordered over every line: fewer delivered is a partial delivery. */
+export function packagesDelivered(lines: readonly Pick<OrderLine, 'quantity' | 'deliveredQuantity'>[]): { delivered: number; ordered: number } {
+  return { delivered: lines.reduce((n, l) => n + l.deliveredQuantity, 0), ordered: lines.reduce((n, l) => n + l.quantity, 0) };
+}
+
+/** Enough digits that a sum of thirds still rounds as the exact value would. */
+const Exact = Decimal.clone({ precision: 60 });
+
+export function keptTotal(lines: readonly Pick<OrderLine, 'quantity' | 'total' | 'deliveredQuantity' | 'returnedQuantity'>[], currencyDecimals: number): number {
+  let sum = new Exact(0);
+  for (const l of lines) {
+    if (l.quantity > 0) sum = sum.plus(new Exact(l.total).times(l.deliveredQuantity - l.returnedQuantity).div(l.quantity));
+  }
+  return sum.toDecimalPlaces(currencyDecimals, Exact.ROUND_HALF_UP).toNumber();
 }
 
 export function cancel(state: OrderState, by: 'STORE' | 'SUPPLIER', cancellation: Omit<Cancellation, 'by' | 'at'>, at: string): OrderState {

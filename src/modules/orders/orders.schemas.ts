@@ -105,6 +105,12 @@ export const Order = Type.Object({
     Type.Number({ description: "only on an order charged a fee for staying below its delivery zone's minimum (mode fee); included in `total`" }),
   ),
   total: Type.Number({ description: '`subtotal − discountTotal`, plus `deliveryFee` when the order has one' }),
+  deliveredTotal: Type.Optional(
+    Type.Number({
+      description:
+        "once DELIVERED or RETURNED: what the store keeps, each line's net price (`total ÷ quantity`) times `deliveredQuantity − returnedQuantity`, summed and rounded once to the currency; `total` stays what was ordered. A `deliveryFee` is not in it",
+    }),
+  ),
   deliveryDate: Nullable(Type.String()),
   afterCutoff: Type.Optional(
     Type.Boolean({ description: "only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off" }),

@@ -38,7 +38,12 @@ type OrderViewSource = Omit<
   imported?: boolean;
 };
 
-export function orderView(row: OrderViewSource): OrderJson {
+/**
+ * `currencyDecimals` (CURRENCY_DECIMALS): with it, a delivered order also answers
+ * `deliveredTotal`, what the store keeps (orders.rules.ts, keptTotal). The answers to the
+ * store and to the supplier pass it; an event's body is written before any delivery.
+ */
+export function orderView(row: OrderViewSource, currencyDecimals?: number): OrderJson {
   return {
     id: row.id,
     status: row.status,
@@ -54,6 +59,10 @@ export function orderView(row: OrderViewSource): OrderJson {
     // Only an order charged a zone's fee has it (src/modules/pricing/README.md, "Minimum order").
     ...(row.delivery_fee === null ? {} : { deliveryFee: money(row.delivery_fee) }),
     total: money(row.total),
+    // Once delivered: what the store keeps, at each line's net price (issue 34: a partial delivery changes what is paid).
+    ...((row.status === 'DELIVERED' || row.status === 'RETURNED') && currencyDecimals !== undefined
+      ? { deliveredTotal: rules.keptTotal(row.products as rules.OrderLine[], currencyDecimals) }
+      : {}),
     deliveryDate: row.delivery_date,
     // Only an order placed under a delivery zone has it: every other order answers as before.
     ...(row.after_cutoff === null ? {} : { afterCutoff: row.after_cutoff }),
@@ -66,15 +75,20 @@ export function orderView(row: OrderViewSource): OrderJson {
   };
 }
 
-export async function getOrder(db: Kysely<DB>, supplierId: number, id: number) {
+export async function getOrder(db: Kysely<DB>, supplierId: number, id: number, currencyDecimals?: number) {
   const row = await repo.findOrder(db, supplierId, id);
   if (!row) throw notFound('order', String(id), '/params/id');
-  return orderView(row);
+  return orderView(row, currencyDecimals);
 }
 
-export async function listOrders(db: Kysely<DB>, supplierId: number, query: repo.OrderListQuery, timezone: string) {
+export async function listOrders(db: Kysely<DB>, supplierId: number, query: repo.OrderListQuery, timezone: string, currencyDecimals?: number) {
   const { rows, total } = await repo.listOrders(db, supplierId, query, timezone);
-  return page(rows.map(orderView), total, query.page, query.take);
+  return page(
+    rows.map((row) => orderView(row, currencyDecimals)),
+    total,
+    query.page,
+    query.take,
+  );
 }
 
 type OrderBatch = Static<typeof OrderBatchBody>;
@@ -139,7 +153,9 @@ export async function applyOperations(trx: Transaction<DB>, supplierId: number, 
       const type = NOTIFY[operation.op];
       const store = rows.find((r) => r.id === operation.id)?.store_id;
       if (!outcomes[n]!.ok || !type || store === undefined) return [];
-      return [{ supplierId, storeId: store, type, orderId: operation.id, message: operation.op === 'cancel' ? (operation.message ?? null) : null }];
+      // A delivery says how much came, so a partial one is not told as the whole order (issue 34).
+      const packages = operation.op === 'deliver' ? rules.packagesDelivered(states.get(operation.id)!.products) : undefined;
+      return [{ supplierId, storeId: store, type, orderId: operation.id, message: operation.op === 'cancel' ? (operation.message ?? null) : null, ...(packages ? { packages } : {}) }];
     }),
   );
   await repo.saveChanges(
@@ -153,10 +169,10 @@ export async function applyOperations(trx: Transaction<DB>, supplierId: number, 
   return outcomes;
 }
 
-export async function operate(db: Kysely<DB>, supplierId: number, operation: Operation, at: string) {
+export async function operate(db: Kysely<DB>, supplierId: number, operation: Operation, at: string, currencyDecimals?: number) {
   const [outcome] = await inTransaction(db, (trx) => applyOperations(trx, supplierId, [operation], at));
   if (!outcome!.ok) throw outcome!.error;
-  return getOrder(db, supplierId, operation.id);
+  return getOrder(db, supplierId, operation.id, currencyDecimals);
 }
 
 // The store's side (src/modules/store-app calls these): an order placed from a priced cart,
@@ -165,9 +181,9 @@ export async function operate(db: Kysely<DB>, supplierId: number, operation: Ope
 // order.cancelled event: an order exists if and only if its webhook is queued.
 
 /** Any order by id, with its supplier and store (the store app checks the person's membership of that store). */
-export async function orderById(db: Kysely<DB>, id: number) {
+export async function orderById(db: Kysely<DB>, id: number, currencyDecimals?: number) {
   const row = await repo.findOrderById(db, id);
-  return row && { supplierId: row.supplier_id, storeId: row.store_id, view: orderView(row) };
+  return row && { supplierId: row.supplier_id, storeId: row.store_id, view: orderView(row, currencyDecimals) };
 }
 
 /** A store's order as the store side hands it over: priced, PENDING, its id not yet known. */

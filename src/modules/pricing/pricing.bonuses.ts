@@ -1,7 +1,7 @@
 // Bonuses (src/modules/pricing/README.md): what each bonus promotion earns, whether its gift can be given,
 // and how far the next step is. Bonuses never conflict and never change a total.
 import type { MoneyContext } from './pricing.discounts.ts';
-import { cmpRatio, floorDiv, promotionProducts, ratioOf, ratioToNumber, subRatio, type Participant, type Ratio } from './pricing.measure.ts';
+import { cmpRatio, floorDiv, packagesToReach, promotionProducts, ratioOf, ratioToNumber, subRatio, type Participant, type Ratio } from './pricing.measure.ts';
 import type { GiftNotGivenHint, GiftRefusal, NextTierHint, Reward } from './pricing.types.ts';
 
 /** Why a gift cannot be given to this store, or null when it can. */
@@ -63,7 +63,10 @@ function earnedBy(participant: Participant): { gift: string | undefined; units: 
   return undefined;
 }
 
-export function resolveBonuses(participants: readonly Participant[], checkGift: GiftCheck, money: MoneyContext): BonusOutcome {
+/** A gift's name, when the input's products carry one. */
+export type GiftName = (productInternalCode: string) => string | undefined;
+
+export function resolveBonuses(participants: readonly Participant[], checkGift: GiftCheck, money: MoneyContext, nameOf: GiftName): BonusOutcome {
   const rewards: Reward[] = [];
   const giftsNotGiven: GiftNotGivenHint[] = [];
   const nextTiers: NextTierHint[] = [];
@@ -73,9 +76,12 @@ export function resolveBonuses(participants: readonly Participant[], checkGift: 
     const { gift, units, earned } = found;
     const code = participant.promo.internalCode;
     const refusal = checkGift(gift, units);
+    // The gift named where the input names it: the order and the hint say what is given.
+    const name = refusal === null ? nameOf(gift!) : undefined;
+    const given = { internalCode: gift!, units, ...(name === undefined ? {} : { name }) };
     if (earned.quantity > 0) {
       if (refusal === null) {
-        rewards.push({ promoInternalCode: code, quantity: earned.quantity, products: [{ internalCode: gift!, units }] });
+        rewards.push({ promoInternalCode: code, quantity: earned.quantity, products: [given] });
       } else {
         giftsNotGiven.push({ promoInternalCode: code, quantity: earned.quantity, product: { internalCode: gift ?? '', units }, reason: refusal });
       }
@@ -89,7 +95,9 @@ export function resolveBonuses(participants: readonly Participant[], checkGift: 
         current: ratioToNumber(next.value, money.hintPlaces, 'down'),
         target: ratioToNumber(next.target, money.hintPlaces, 'up'),
         missing: ratioToNumber(subRatio(next.target, next.value), money.hintPlaces, 'up'),
-        gives: { quantity: next.quantity, product: { internalCode: gift!, units } },
+        // A count is in the promotion's boxes; the buyer adds packages of a line's size.
+        ...(next.measure === 'count' ? { packagesToAdd: packagesToReach(participant, next.target) } : {}),
+        gives: { quantity: next.quantity, product: given },
       });
     }
   }

@@ -9,6 +9,7 @@ import {
   ratioToNumber,
   subRatio,
   tierFor,
+  packagesToReach,
   type Participant,
   type PricedLine,
   type Ratio,
@@ -127,6 +128,8 @@ function nextTierHint(participant: Participant, tiers: readonly DiscountTier[], 
     current: ratioToNumber(value, money.hintPlaces, 'down'),
     target: next.min,
     missing: ratioToNumber(subRatio(ratioOf(next.min), value), money.hintPlaces, 'up'),
+    // A count is in the promotion's boxes; the buyer adds packages of a line's size.
+    ...(measure === 'count' ? { packagesToAdd: packagesToReach(participant, ratioOf(next.min)) } : {}),
     gives,
   };
 }

@@ -196,7 +196,9 @@ export function priceCart(input: PricingInput): PricingResult {
     if (!enabled) return 'PRODUCT_DISABLED';
     return isUnavailable(catalog, code, units) ? 'UNAVAILABLE' : null;
   };
-  const bonuses = resolveBonuses(participants.filter(isBonus), checkGift, money);
+  // Gifts are named from the input's products, where they carry a name (the service passes them).
+  const names = new Map(input.products.flatMap((p) => (p.name ? [[p.internalCode, p.name] as const] : [])));
+  const bonuses = resolveBonuses(participants.filter(isBonus), checkGift, money, (code) => names.get(code));
 
   // 6. Totals and the minimum order.
   const asNumber = (minor: bigint) => minorToNumber(minor, decimals);

@@ -181,3 +181,26 @@ export function promotionProducts(promo: PricingPromotion): readonly PromotionPr
   const { products } = promo;
   return Array.isArray(products) ? products : [products as PromotionProduct];
 }
+
+/**
+ * For a count hint: how many more packages of each qualifying line's own size reach
+ * `target` on their own (README.md, "Hints are about the cart"). One package of a line adds
+ * `units ÷ boxRatio` to the count, so it takes ⌈(target − count) × boxRatio ÷ units⌉ of
+ * them. The fewest first (the fewest taps), ties in the canonical line order (product code,
+ * then units), so the cart's order changes nothing.
+ */
+export function packagesToReach(participant: Participant, target: Ratio): { internalCode: string; units: number; quantity: number }[] {
+  const missing = subRatio(target, participant.count);
+  if (missing.n <= 0n) return [];
+  const entries = promotionProducts(participant.promo);
+  const out = participant.lines.flatMap((line) => {
+    // The first entry naming the product is the one the count used (participantsOf).
+    const box = ratioOf(entries.find((e) => e.internalCode === line.productInternalCode)?.boxRatio ?? 1);
+    if (box.n <= 0n || line.units <= 0) return [];
+    // ⌈missing × box ÷ units⌉, all positive.
+    const num = missing.n * box.n;
+    const den = missing.d * box.d * BigInt(line.units);
+    return [{ rank: line.rank, add: { internalCode: line.productInternalCode, units: line.units, quantity: Number((num + den - 1n) / den) } }];
+  });
+  return out.sort((a, b) => a.add.quantity - b.add.quantity || a.rank - b.rank).map((o) => o.add);
+}

@@ -8,6 +8,8 @@ import { Type } from 'typebox';
 import { Nullable } from '../../http/common.schemas.ts';
 
 const ProductSize = Type.Object({ internalCode: Type.String(), units: Type.Integer() });
+/** A gift: its product and package size, and its name where the product has one (an added field: the warehouse and the shop say what is given). */
+const GiftProduct = Type.Object({ ...ProductSize.properties, name: Type.Optional(Type.String({ description: "the gift's product name" })) });
 
 export const LineErrorCode = Type.Union(
   [
@@ -48,7 +50,7 @@ export const AppliedDiscount = Type.Object({
 export const Reward = Type.Object({
   promoInternalCode: Type.String(),
   quantity: Type.Number({ description: 'packages given' }),
-  products: Type.Array(ProductSize, { description: 'always one product: the gift and its package size' }),
+  products: Type.Array(GiftProduct, { description: 'always one product: the gift and its package size' }),
 });
 
 export const MinimumMode = Type.Union([Type.Literal('hard'), Type.Literal('soft'), Type.Literal('fee')], {
@@ -84,11 +86,17 @@ export const NextTierHint = Type.Object(
     current: Type.Number({ description: 'the measure now (a count that does not end in 4 decimals is rounded down)' }),
     target: Type.Number({ description: 'where the next tier starts' }),
     missing: Type.Number({ description: '`target − current` (a count rounded up at 4 decimals, so adding it is enough)' }),
+    packagesToAdd: Type.Optional(
+      Type.Array(Type.Object({ internalCode: Type.String(), units: Type.Integer(), quantity: Type.Integer({ description: 'packages of this size' }) }), {
+        description:
+          '`count` only: for each qualifying line of the cart, how many more packages of its own size reach `target` on their own (`missing` is in the promotion\'s boxes, not in packages); the fewest first, ties by product code, then units',
+      }),
+    ),
     gives: Type.Union(
       [
         Type.Object({ discountPercentage: Type.Number() }),
         Type.Object({ discountAmount: Type.Number() }),
-        Type.Object({ quantity: Type.Number(), product: ProductSize }),
+        Type.Object({ quantity: Type.Number(), product: GiftProduct }),
       ],
       { description: "the next tier's benefit; for a bonus, the total packages given once it is reached" },
     ),

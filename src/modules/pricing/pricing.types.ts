@@ -12,6 +12,8 @@ import type * as schemas from './pricing.schemas.ts';
 export interface PricingProduct {
   internalCode: string;
   enabled: boolean;
+  /** Its name, for naming a gift (rewards, next-tier hints); absent: gifts are named by code only. */
+  name?: string | null;
   /** Case rules in units (README.md, "Case rules"); absent or null: no rule. */
   minUnits?: number | null;
   maxUnits?: number | null;

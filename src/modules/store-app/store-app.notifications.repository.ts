@@ -11,6 +11,8 @@ export interface NewNotification {
   orderId?: number | null;
   /** The supplier's words, when the action carried any. */
   message?: string | null;
+  /** ORDER_DELIVERED: the packages delivered of those ordered, for the message's words (the in-app list reads them from the order). */
+  packages?: { delivered: number; ordered: number };
 }
 
 /** Many notifications in one statement (a batch chunk's worth); answers their ids in order. */
@@ -40,6 +42,13 @@ export async function listForPerson(db: Kysely<DB>, personId: number, q: { unrea
     query
       .select(['n.id', 'n.type', 'n.store_id', 's.internal_code as store_code', 's.name as store_name', 'n.ticket_id', 'n.order_id', 'n.message', 'n.created_at'])
       .select(sql<boolean>`r.notification_id is not null`.as('read'))
+      // A delivery tells how much came: the order's packages delivered and ordered (fixed once delivered).
+      .select(
+        sql<{ delivered: number; ordered: number } | null>`case when n.type = 'ORDER_DELIVERED' then (
+          select json_build_object('delivered', coalesce(sum((l->>'deliveredQuantity')::int), 0), 'ordered', coalesce(sum((l->>'quantity')::int), 0))
+          from orders o cross join jsonb_array_elements(o.products) l
+          where o.supplier_id = n.supplier_id and o.id = n.order_id) end`.as('packages'),
+      )
       .orderBy('n.id', 'desc')
       .limit(q.take)
       .offset((q.page - 1) * q.take)

@@ -28,6 +28,7 @@ const view = (r: repo.NotificationRow) => ({
   ticketId: r.ticket_id,
   orderId: r.order_id,
   message: r.message,
+  ...(r.packages ? { packages: r.packages } : {}),
   createdAt: r.created_at.toISOString(),
   read: r.read,
 });

@@ -102,7 +102,7 @@ async function placeWithMinimum(ctx: StoreAppContext, order: orders.StoreOrder, 
 /** An order of one of the person's stores (the membership guard on its store; `guard`: a seller's reads too), or 404. */
 async function requireOrderOfMember(ctx: StoreAppContext, personId: number, orderId: number, guard: typeof requireMembership = requireMembership) {
   const missing = () => notFound('order', String(orderId), '/params/id');
-  const found = await orders.orderById(ctx.db, orderId);
+  const found = await orders.orderById(ctx.db, orderId, ctx.currencyDecimals);
   if (!found) throw missing();
   await guard(ctx, personId, found.storeId, missing);
   return found;
@@ -113,7 +113,7 @@ export async function getStoreOrder(ctx: StoreAppContext, personId: number, orde
 }
 
 export async function listStoreOrders(ctx: StoreAppContext, { store }: StoreContext, query: { take: number; page: number }, timezone: string) {
-  return orders.listOrders(ctx.db, store.supplier_id, { ...query, storeId: store.id }, timezone);
+  return orders.listOrders(ctx.db, store.supplier_id, { ...query, storeId: store.id }, timezone, ctx.currencyDecimals);
 }
 
 /** `at`: the time of the order's supplier (its clock may be a test twin's, src/modules/sandbox). */

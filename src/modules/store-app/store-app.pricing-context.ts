@@ -133,6 +133,7 @@ export async function pricingInputFor(
     products: products.map((p) => ({
       internalCode: p.internal_code,
       enabled: p.enabled,
+      name: p.name,
       ...(p.min_units === null ? {} : { minUnits: p.min_units }),
       ...(p.max_units === null ? {} : { maxUnits: p.max_units }),
       ...(p.multiple === null ? {} : { multiple: p.multiple }),

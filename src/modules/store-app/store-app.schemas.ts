@@ -162,6 +162,12 @@ export const Notification = Type.Object({
   ticketId: Nullable(Type.Integer()),
   orderId: Nullable(Type.Integer()),
   message: Nullable(Type.String({ description: "the supplier's message, when the action carried one" })),
+  packages: Type.Optional(
+    Type.Object(
+      { delivered: Type.Integer(), ordered: Type.Integer() },
+      { description: 'ORDER_DELIVERED only: the packages delivered and ordered over every line; fewer delivered is a partial delivery' },
+    ),
+  ),
   createdAt: Timestamp(),
   read: Type.Boolean({ description: 'whether this person marked it read' }),
 });
