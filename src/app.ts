@@ -6,6 +6,7 @@ import { importRoutes } from './modules/imports/imports.routes.ts';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import { apiDocument } from './api-document.ts';
 import type { Deps } from './deps.ts';
 import { registerAudit } from './http/audit.ts';
@@ -111,6 +112,16 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     if ((request.routeOptions.config as { keepsStoreCache?: boolean } | undefined)?.keepsStoreCache) return;
     deps.storeCache.forget();
   });
+
+  // The store app's answers are compressed for a client that asks (brotli, else gzip) when
+  // over 1 KiB: a phone on a weak network. A client sending no Accept-Encoding (the
+  // benchmarks, every integration today) gets the same bytes as before, and only /app
+  // routes are compressed: the supplier API answers as it did. Added before any route, so
+  // every /app route gets it (its onSend runs after the idempotency record and the ETag).
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/app/') && route.compress === undefined) route.compress = {};
+  });
+  await app.register(compress, { global: false, globalDecompression: false, encodings: ['br', 'gzip'], threshold: 1024 });
 
   registerErrorHandling(app);
   registerLimits(app, deps.config);

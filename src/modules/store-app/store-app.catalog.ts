@@ -14,11 +14,15 @@ import type { CatalogItem } from './store-app.schemas.ts';
 import { unavailableFrom, type StoreContext } from './store-app.pricing-context.ts';
 import * as repo from './store-app.repository.ts';
 import { inForce } from './store-app.service.ts';
+import { catalogChangeTimes } from './store-app.changes.repository.ts';
+import { decodeCursor, deltaPossible, encodeCursor, promotionsDigest, shapeDigest, type CatalogCursor } from './store-app.changes.ts';
 
 export interface CatalogFilter {
   search?: string;
   category?: string;
   brand?: string;
+  /** A cursor of an earlier answer, or `0`: answer what changed since, with the next cursor (store-app.changes.ts). */
+  changedSince?: string;
   take: number;
   page: number;
 }
@@ -29,6 +33,8 @@ type CatalogProduct = Omit<Static<typeof CatalogItem>, 'imageUrls' | 'images' | 
   source: { image: string | null; images: string[] };
   /** For filters: lowercased name and code; the parent category's code. */
   folded: { name: string; code: string; parentCategory: string | null };
+  /** When the product, a price of it in the list or a stock rule of it last changed (ms). */
+  changedAt: number;
 };
 
 export interface FilterChoice {
@@ -46,6 +52,9 @@ export interface CatalogFilters {
 interface Catalog {
   products: CatalogProduct[];
   filters: CatalogFilters;
+  /** The latest `changedAt` of its products, and the digest of its codes and sizes (store-app.changes.ts). */
+  changedAt: number;
+  shape: string;
 }
 
 const byName = (a: FilterChoice, b: FilterChoice) => a.name.localeCompare(b.name) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
@@ -74,10 +83,11 @@ function filtersOf(rows: repo.CatalogProductRow[]): CatalogFilters {
 }
 
 async function computeCatalog(ctx: StoreAppContext, supplierId: number, priceListId: number, stockGrouperId: number | undefined): Promise<Catalog> {
-  const [rows, prices, rules] = await Promise.all([
+  const [rows, prices, rules, changes] = await Promise.all([
     repo.catalogProducts(ctx.db, supplierId, priceListId, stockGrouperId),
     listPrices(ctx.db, supplierId, priceListId),
     stockGrouperId !== undefined ? repo.grouperStockRules(ctx.db, supplierId, stockGrouperId) : Promise.resolve([]),
+    catalogChangeTimes(ctx.db, supplierId, priceListId, stockGrouperId),
   ]);
   const sizesById = new Map<number, { units: number; price: string | number }[]>();
   for (const p of prices) {
@@ -109,9 +119,10 @@ async function computeCatalog(ctx: StoreAppContext, supplierId: number, priceLis
         .filter((p) => !isUnavailable(r.internal_code, p.units))
         .map((p) => ({ units: p.units, name: names.get(p.units) ?? null, price: Number(p.price) })),
       folded: { name: r.name.toLowerCase(), code: r.internal_code.toLowerCase(), parentCategory: r.parent_category_code },
+      changedAt: changes.get(r.id) ?? 0,
     };
   });
-  return { products, filters: filtersOf(rows) };
+  return { products, filters: filtersOf(rows), changedAt: products.reduce((max, p) => Math.max(max, p.changedAt), 0), shape: shapeDigest(products) };
 }
 
 function matches(p: CatalogProduct, f: CatalogFilter, search: string | undefined) {
@@ -147,7 +158,19 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
   if (!catalog) return page([], 0, filter.page, filter.take);
   const all = catalog.products;
   const search = filter.search?.toLowerCase();
-  const filtered = search === undefined && filter.category === undefined && filter.brand === undefined ? all : all.filter((p) => matches(p, filter, search));
+  let filtered = search === undefined && filter.category === undefined && filter.brand === undefined ? all : all.filter((p) => matches(p, filter, search));
+  // "What changed since": the items changed past the phone's cursor, or everything (`full`).
+  let changes: { cursor: string; full: boolean } | undefined;
+  if (filter.changedSince !== undefined) {
+    const sent = decodeCursor(filter.changedSince);
+    const today = await todayOf(ctx, supplierId);
+    const takesPartToday = takingPartFor({ today, groupers: store.supplierGroupers, store: store.pricingStore });
+    const taking = promotions.list.filter(takesPartToday).map((x) => promotions.shown.get(x));
+    const now: CatalogCursor = { t: catalog.changedAt, s: catalog.shape, p: promotionsDigest(taking), d: today };
+    const delta = deltaPossible(sent, now);
+    if (delta) filtered = filtered.filter((p) => p.changedAt > sent.t);
+    changes = { cursor: encodeCursor(now), full: !delta };
+  }
   const from = (filter.page - 1) * filter.take;
   const shown = filtered.slice(from, from + filter.take);
   // The service's versions of the page's images: read per page, never kept, because the
@@ -172,7 +195,8 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
     sizes: p.sizes,
     promotions: (promotions.byProduct.get(p.internalCode) ?? []).filter(takesPart).map((x) => promotions.shown.get(x)!),
   }));
-  return page(data, filtered.length, filter.page, filter.take);
+  const answer = page(data, filtered.length, filter.page, filter.take);
+  return changes ? { ...answer, ...changes } : answer;
 }
 
 /** The filters' choices: the categories and brands of the products this store can buy, with their names. */

@@ -24,10 +24,11 @@ import { Proposal } from '../sellers/sellers.schemas.ts';
 import { propose, waitsForStore } from '../sellers/sellers.service.ts';
 import { listNotifications, markRead } from './store-app.notifications.ts';
 import { cancelStoreOrder, getStoreOrder, listStoreOrders, placeOrder } from './store-app.orders.ts';
+import { etagged } from '../../http/etag.ts';
 import {
   CartBody,
   CatalogFilters,
-  CatalogItem,
+  CatalogPage,
   CatalogQuery,
   Notification,
   NotificationQuery,
@@ -74,7 +75,17 @@ export const storeAppRoutes =
 
     app.get('/app/stores/:storeId/catalog', {
       config: store,
-      schema: { tags, summary: 'What the store can buy: enabled, available, priced; with sizes, prices and promotions', params: StoreParams, querystring: CatalogQuery, response: { 200: Page(CatalogItem), ...problems(400, 401, 404) } },
+      schema: {
+        tags,
+        summary: 'What the store can buy: enabled, available, priced; with sizes, prices and promotions',
+        description:
+          'Answers an ETag: with If-None-Match naming it, 304 and no body. With changedSince (0, then the cursor of the last answer), only the items changed since, or every item marked full (README.md, "What changed since").',
+        params: StoreParams,
+        querystring: CatalogQuery,
+        response: { 200: CatalogPage, ...problems(400, 401, 404) },
+      },
+      // A phone on a weak network asks again cheaply: ETag and 304 (src/http/etag.ts).
+      onSend: etagged,
       handler: async (request) => {
         const context = ctx();
         return storeCatalog(context, await buyer(request, context), request.query);

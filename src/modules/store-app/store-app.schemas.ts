@@ -1,6 +1,7 @@
 // The store side's shapes: what its routes take and answer, and what its services build.
 import { Type, type Static } from 'typebox';
 import { Code, Description, Nullable, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Description, Nullable, Page, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
 import { ImageUrls } from '../images/images.schemas.ts';
 import { PromotionRef, StoredBonusTier, StoredPromotion } from '../promotions/promotions.schemas.ts';
 import { Address, Email, Phone } from '../stores/stores.schemas.ts';
@@ -38,6 +39,14 @@ export const CatalogQuery = Type.Object({
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   category: Type.Optional(Code()),
   brand: Type.Optional(Code()),
+  changedSince: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        "`0`, or the `cursor` of an earlier answer: answer only the items changed since (or every item, with `full: true`, when products or sizes came or went, the promotions taking part changed or the day turned), with the next `cursor`",
+    }),
+  ),
   ...PageQuery,
 });
 const Named = (description: string) => Type.Object({ name: Nullable(Type.String({ description })) });
@@ -70,6 +79,14 @@ export const CatalogItem = Type.Object({
   images: Type.Array(ImageUrls, { description: "the service's versions of the product's other images that are stored, in the supplier's order (the others are left out)" }),
   sizes: Type.Array(Type.Object({ units: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), price: Type.Number() })),
   promotions: Type.Array(CatalogPromotion),
+});
+/** A catalogue page; with `changedSince`, the cursor to send next time and whether it is the whole catalogue. */
+export const CatalogPage = Type.Object({
+  ...Page(CatalogItem).properties,
+  cursor: Type.Optional(Type.String({ description: 'only with changedSince: send it as changedSince next time' })),
+  full: Type.Optional(
+    Type.Boolean({ description: 'only with changedSince: true when this is every item (replace what you kept), false when only the items changed since the cursor' }),
+  ),
 });
 const Choice = { code: Type.String(), name: Type.String() };
 export const CatalogFilters = Type.Object(
