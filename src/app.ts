@@ -25,6 +25,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { batchRoutes } from './modules/batch/batch.routes.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
+import { creditRoutes } from './modules/credit/credit.routes.ts';
 import { imageRoutes } from './modules/images/images.routes.ts';
 import { grouperRoutes } from './modules/groupers/groupers.routes.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
@@ -140,6 +141,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(stockRoutes(deps));
   await app.register(storeRoutes(deps));
   await app.register(deliveryRoutes(deps));
+  await app.register(creditRoutes(deps));
   await app.register(supplierRoutes(deps));
   await app.register(promotionRoutes(deps));
   await app.register(imageRoutes(deps));

@@ -2,6 +2,7 @@
 // registry (deps.ts), and through it the POST routes (batch.routes.ts) and the image wake
 // (main/worker.ts), and the integrator CLI's kinds (integrator/kinds.ts) all come from here.
 import { brandBatchKind, productBatchKind } from './modules/catalog/catalog.batch.ts';
+import { invoiceBatchKind, paymentBatchKind } from './modules/credit/credit.batch.ts';
 import { promotionGrouperBatchKind, stockGrouperBatchKind } from './modules/groupers/groupers.batch.ts';
 import { deliveryZoneBatchKind } from './modules/delivery/delivery.batch.ts';
 import { orderBatchKind, orderImportKind } from './modules/orders/orders.batch.ts';
@@ -15,8 +16,10 @@ import { storeBatchKind } from './modules/stores/stores.batch.ts';
 export {
   brandBatchKind,
   deliveryZoneBatchKind,
+  invoiceBatchKind,
   orderBatchKind,
   orderImportKind,
+  paymentBatchKind,
   priceListBatchKind,
   productBatchKind,
   promotionBatchKind,
@@ -42,4 +45,6 @@ export const BATCH_KINDS = [
   promotionBatchKind,
   recommendationBatchKind,
   sellerBatchKind,
+  invoiceBatchKind,
+  paymentBatchKind,
 ] as const;

@@ -34,6 +34,7 @@ import * as m0036 from './migrations/0036_sign_in_guesses.ts';
 import * as m0037 from './migrations/0037_sandbox.ts';
 import * as m0040 from './migrations/0040_order_guide_recommendations.ts';
 import * as m0041 from './migrations/0041_case_rules_minimums.ts';
+import * as m0042 from './migrations/0042_credit.ts';
 import * as m0043 from './migrations/0043_sellers.ts';
 
 // Listed explicitly (no directory scan): the set of migrations is part of the code.
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0037_sandbox': m0037,
   '0040_order_guide_recommendations': m0040,
   '0041_case_rules_minimums': m0041,
+  '0042_credit': m0042,
   '0043_sellers': m0043,
 };
 

@@ -175,6 +175,8 @@ export interface BatchStoreChunksTable {
   /** deliveryZoneCode, staged like price_lists (migration 0034); null in chunks staged before it. */
   delivery_zones: (string | null)[] | null;
   delivery_zone_ix: number[] | null;
+  /** json: one array with each item's credit (null when not sent or sent as null; `sent` bit 1024), migration 0042; null in chunks staged before it. */
+  credits: ColumnType<(unknown | null)[] | null, string | null | undefined, string | null>;
 }
 
 export interface BatchPriceChunksTable {
@@ -517,6 +519,79 @@ export interface OrdersTable {
   after_cutoff: boolean | null;
   /** The fee charged below a zone's minimum in fee mode, included in total (migration 0041); null otherwise. */
   delivery_fee: Numeric | null;
+  /** How the store pays it (migration 0042); null: the store had no payment methods (every order before credit). */
+  payment_method: PaymentMethod | null;
+  /** Why an order on credit waits for the supplier (src/modules/credit); null: not held. */
+  credit_hold: ColumnType<CreditHold | null, string | null | undefined, string | null>;
+}
+
+/** How a store pays an order (src/modules/credit/README.md). */
+export type PaymentMethod = 'CASH_ON_DELIVERY' | 'TRANSFER' | 'CREDIT';
+
+/** An order on credit the supplier must release or cancel: why, and since when. */
+export interface CreditHold {
+  reason: 'CREDIT_LIMIT_EXCEEDED' | 'OVERDUE_INVOICES';
+  detail: string;
+  /** What the order lacked of the available credit (CREDIT_LIMIT_EXCEEDED), exact decimal. */
+  shortfall?: number;
+  at: string;
+}
+
+/** A store's payment methods and credit terms (migration 0042); no row: none, today's behaviour. */
+export interface StoreCreditTable {
+  store_id: number;
+  supplier_id: number;
+  payment_methods: PaymentMethod[];
+  credit_limit: ColumnType<string, string | number | undefined, string | number>;
+  term_days: number | null;
+  hold_when_overdue_days: number | null;
+  allow_over_limit_with_approval: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** An invoice the ERP relayed (migration 0042); `paid` is the sum of its payments' allocations. */
+export interface InvoicesTable {
+  id: Generated<number>;
+  supplier_id: number;
+  store_id: number;
+  internal_code: string;
+  amount: Numeric;
+  paid: ColumnType<string, string | number | undefined, string | number>;
+  issued_at: Timestamp;
+  due_date: string;
+  pdf_url: string | null;
+  order_ids: ColumnType<number[], number[] | undefined, number[]>;
+  overdue_announced_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface InvoiceOrdersTable {
+  invoice_id: number;
+  order_id: number;
+}
+
+/** One payment's part for one invoice, as stored in payments.allocations. */
+export interface PaymentAllocation {
+  invoiceId: number;
+  invoiceInternalCode: string;
+  amount: number;
+}
+
+/** A payment the ERP relayed (migration 0042). */
+export interface PaymentsTable {
+  id: Generated<number>;
+  supplier_id: number;
+  store_id: number;
+  internal_code: string;
+  amount: Numeric;
+  method: 'CASH' | 'TRANSFER' | 'CARD';
+  collected_by: string | null;
+  paid_at: Timestamp;
+  allocations: ColumnType<PaymentAllocation[], string | undefined, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 /** A store's pin, hidden flag and par for one product of its order guide (migration 0040). */
@@ -864,6 +939,10 @@ export interface DB {
   promotion_groupers: PromotionGroupersTable;
   sign_in_codes: SignInCodesTable;
   orders: OrdersTable;
+  store_credit: StoreCreditTable;
+  invoices: InvoicesTable;
+  invoice_orders: InvoiceOrdersTable;
+  payments: PaymentsTable;
   order_guide_preferences: OrderGuidePreferencesTable;
   recommendations: RecommendationsTable;
   recommendation_targets: RecommendationTargetsTable;

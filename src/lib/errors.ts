@@ -55,6 +55,10 @@ export const ERROR_CATALOGUE = {
   NOT_A_MULTIPLE: { status: 400, title: 'Not a multiple of the case' },
   BELOW_MINIMUM_UNITS: { status: 400, title: "Below the product's minimum units" },
   ABOVE_MAXIMUM_UNITS: { status: 400, title: "Above the product's maximum units" },
+  // An order on CREDIT the store's credit cannot take (src/modules/credit/README.md); the message says by how much.
+  CREDIT_LIMIT_EXCEEDED: { status: 400, title: 'Over the available credit' },
+  OVERDUE_INVOICES: { status: 400, title: 'The store has invoices overdue past its terms' },
+  CREDIT_HOLD: { status: 409, title: 'The order is on credit hold' },
   STORE_DISABLED: { status: 409, title: 'The store is disabled' },
   INVALID_TICKET_TRANSITION: { status: 409, title: "The ticket's state does not allow this" },
   WEBHOOK_NOT_CONFIGURED: { status: 409, title: 'The supplier has no webhook base URL' },

@@ -6,6 +6,7 @@ import { createImageWorker, type ImageWorker } from '../modules/images/images.wo
 import { createImageStorage } from '../modules/images/images.storage.ts';
 import { RetentionWorker } from '../modules/retention/retention.job.ts';
 import { CutoffWorker } from '../modules/delivery/delivery.cutoffs.ts';
+import { OverdueWorker } from '../modules/credit/credit.overdue.ts';
 import { MessageWorker } from '../modules/messages/messages.worker.ts';
 import { WebhookDispatcher, type DispatcherOptions } from '../modules/webhooks/webhooks.dispatcher.ts';
 
@@ -18,6 +19,8 @@ export interface Workers {
   readonly messages: MessageWorker;
   /** Announces delivery zones' cut-offs (delivery.cutoff_reached). */
   readonly cutoffs: CutoffWorker;
+  /** Announces invoices that passed their due date unpaid (invoice.overdue). */
+  readonly overdue: OverdueWorker;
   /** Stops them all (each finishes or gives back what it holds). Idempotent. */
   stop(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   const retention = new RetentionWorker({ db: deps.db, storage }, deps.config, log);
   const messages = createMessageWorker(deps, log);
   const cutoffs = new CutoffWorker({ db: deps.db, clock: deps.clock }, log, () => webhooks.wake());
+  const overdue = new OverdueWorker({ db: deps.db, clock: deps.clock, timezone: deps.config.timezone }, log, () => webhooks.wake());
   deps.onWorkAccepted('batches', () => batches.wake());
   // Batches accepted by another process (an API apart) wake this one's batch loops too.
   const listening = deps.database
@@ -93,6 +97,7 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
   retention.start();
   messages.start();
   cutoffs.start();
+  overdue.start();
   return {
     batches,
     images,
@@ -100,8 +105,9 @@ export function startWorker(deps: Deps, logger: FastifyBaseLogger): Workers {
     retention,
     messages,
     cutoffs,
+    overdue,
     stop: async () => {
-      await Promise.all([cutoffs.stop(), batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close()), listening.then((unlisten) => unlisten())]);
+      await Promise.all([cutoffs.stop(), overdue.stop(), batches.stop(), images.close(), webhooks.stop(), messages.stop(), retention.stop().then(() => storage.close()), listening.then((unlisten) => unlisten())]);
     },
   };
 }

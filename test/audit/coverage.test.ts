@@ -98,6 +98,22 @@ const RULES: Record<string, () => Promise<Call>> = {
   'POST /batch/grouper/stock': async () => ({ path: '/batch/grouper/stock', body: { add: { stores: [{ groupInternalCode: w.codes.stockGrouper, storeInternalCode: w.codes.store1 }] } } }),
   'POST /batch/stock/grouper': async () => ({ path: '/batch/stock/grouper', body: { upsert: [{ grouperCode: w.codes.stockGrouper, productInternalCode: w.codes.product, available: true }] } }),
   'POST /batch/store': async () => ({ path: '/batch/store', body: { upsert: [{ internalCode: next('ST'), name: 'Store' }] } }),
+  'PUT /store/:code/credit': async () => ({ path: `/store/${w.codes.store2}/credit`, body: { paymentMethods: ['CREDIT'], limit: 0, allowOverLimitWithApproval: true } }),
+  // An order of S2 on credit hold (S2's terms: no credit, approval allowed), released.
+  'PUT /order/:id/release': async () => {
+    await ok(as(t, w.a, 'PUT', `/store/${w.codes.store2}/credit`, { paymentMethods: ['CREDIT'], limit: 0, allowOverLimitWithApproval: true }));
+    const lines = [{ productInternalCode: w.codes.product, units: 1, quantity: 1 }];
+    const { id } = await ok(asPerson(t, w.p2, 'POST', `/app/stores/${w.stores.s2}/orders`, { lines, requestApproval: true }));
+    return { path: `/order/${id}/release` };
+  },
+  'POST /batch/invoice': async () => ({
+    path: '/batch/invoice',
+    body: { upsert: [{ internalCode: next('F'), storeInternalCode: w.codes.store1, amount: 10, issuedAt: '2026-01-01T00:00:00.000Z', dueDate: '2026-02-01' }] },
+  }),
+  'POST /batch/payment': async () => ({
+    path: '/batch/payment',
+    body: { upsert: [{ internalCode: next('P'), storeInternalCode: w.codes.store1, amount: 10, method: 'CASH', paidAt: '2026-01-02T00:00:00.000Z' }] },
+  }),
   'POST /store/:code/add/user': async () => ({ path: `/store/${w.codes.store2}/add/user`, body: { users: [{ email: `${next('user')}@example.com` }] } }),
   'POST /store/:code/remove/user': async () => {
     const email = `${next('gone')}@example.com`;

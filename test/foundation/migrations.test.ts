@@ -195,6 +195,8 @@ describe('0031: store batches staged by chunk', () => {
     await storeChunks.up(db);
     // What 0034 added to the table since (deliveryZoneCode, null in the chunks 0031 moved), so the staging reads it as today.
     await sql`alter table batch_store_chunks add column delivery_zones text[], add column delivery_zone_ix int[]`.execute(db);
+    // And what 0042 added (credit, null in those chunks).
+    await sql`alter table batch_store_chunks add column credits json`.execute(db);
 
     const chunks = await sql<{ id: string; chunk: number; n: number }>`
       select b.id, c.chunk, cardinality(c.codes) as n from batch_store_chunks c join batches b on b.seq = c.batch_seq

@@ -36,6 +36,7 @@ const RULES: Record<string, Rule> = {
   'GET /app/stores/:storeId/promotions': store(),
   'GET /app/stores/:storeId/cancel-codes': store(),
   'GET /app/stores/:storeId/delivery-options': store(),
+  'GET /app/stores/:storeId/account': store(),
   'POST /app/stores/:storeId/cart': store(lines),
   'POST /app/stores/:storeId/orders': store(lines),
   'GET /app/stores/:storeId/orders': store(),

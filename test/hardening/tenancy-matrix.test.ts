@@ -61,6 +61,10 @@ const RULES: Record<string, Rule> = {
   'POST /store/:code/add/user': code((w) => [w.codes.store1], () => ({ users: [{ email: 'intruder@example.com' }] })),
   'POST /store/:code/remove/user': code((w) => [w.codes.store1], (w) => ({ users: [{ email: w.p1.email }] })),
   'GET /store/:code/delivery-options': code((w) => [w.codes.store1, w.codes.store2]),
+  'GET /store/:code/credit': code((w) => [w.codes.store1, w.codes.store2]),
+  'PUT /store/:code/credit': code((w) => [w.codes.store1], () => ({ paymentMethods: ['CREDIT'], limit: 1 })),
+  'GET /store/:code/account': code((w) => [w.codes.store1, w.codes.store2]),
+  'PUT /order/:id/release': id(orderIds),
   'GET /deliveryzone/:code': code((w) => [w.codes.deliveryZone]),
   // An upsert: the code names the caller's own zone, created or replaced (B's PUT with A's
   // code writes B's own zone and leaves A's as it was: test/delivery/delivery.test.ts).
@@ -130,6 +134,12 @@ const OWN_READS: Record<string, (body: any, w: World, me: Caller) => void> = {
   },
   'GET /member': (body) => expect(body.map((m: { email: string }) => m.email), "B's members").toEqual(['owner.beta@example.com']),
   'GET /webhook': (body) => expect(body, "the caller's webhook, never configured").toEqual({ baseUrl: null, enabled: false, previousSecretExpiresAt: null, updatedAt: null }),
+  // The sandbox's own reads (test mode only): the twin's, with nothing of A's live data.
+  'GET /sandbox/checklist': (body, _w, me) => {
+    expect(me.mode).toBe('test');
+    expect(body.steps.filter((s: { done: boolean }) => s.done).map((s: { key: string }) => s.key), "the twin's progress: its credential only").toEqual(['token']);
+  },
+  'GET /sandbox/clock': (body) => expect(body.moved, "the twin's clock: real time").toBe(false),
   'GET /supplier': (body, w, me) => expect(body, 'who the caller is').toEqual({ code: me.mode === 'live' ? w.b.code : w.a.code, name: `Supplier ${me.mode === 'live' ? w.b.code : w.a.code}`, mode: me.mode }),
 };
 
@@ -283,6 +293,36 @@ describe('the tenancy matrix', () => {
     for (const [action, answers] of actions) expect(new Set(answers), `${action}: ${answers.join(' ')}`).toEqual(new Set([answers.at(-1)]));
     expect(JSON.parse(actions.get('confirm')!.at(-1)!)).toMatchObject({ status: 'failed', errorCode: 'NOT_FOUND' });
     expect(await fingerprint(t.deps.db, ['orders']), "A's orders after B's batches").toEqual(ordersBefore);
+  });
+
+  it("refuses A's stores, orders and invoices in B's invoice and payment batches exactly as missing ones", async () => {
+    const aAccount = async () => (await send(w.a, 'GET', `/store/${w.codes.store1}/account`, undefined)).body;
+    const before = await aAccount();
+    // B's own store, so that an item gets past its store to the orders and invoices it names.
+    await t.waitForBatches(w.b, (await send(w.b, 'POST', '/batch/store', { upsert: [{ internalCode: 'BETA-S', name: 'BETA store' }] })).json().batchId);
+    const invoice = (internalCode: string, storeInternalCode: string, orderIds: number[] = []) => ({ internalCode, storeInternalCode, orderIds, amount: 1, issuedAt: '2026-01-01T00:00:00.000Z', dueDate: '2026-01-15' });
+    const payment = (internalCode: string, invoiceInternalCode: string) => ({ internalCode, storeInternalCode: 'BETA-S', amount: 1, method: 'CASH', paidAt: '2026-01-10T00:00:00.000Z', allocations: [{ invoiceInternalCode, amount: 1 }] });
+    // Pairs: A's identifier, then nobody's, in the same place.
+    const pairs: [unknown, unknown, string | number, string | number][] = [
+      [invoice('B-F1', w.codes.store1), invoice('B-F2', MISSING.code), w.codes.store1, MISSING.code],
+      ...orderIds(w).map((id): [unknown, unknown, number, number] => [invoice('B-F3', 'BETA-S', [id]), invoice('B-F3', 'BETA-S', [MISSING.id]), id, MISSING.id]),
+      [payment('B-P1', 'ALPHA-F1'), payment('B-P1', MISSING.code), 'ALPHA-F1', MISSING.code],
+    ];
+    for (const [foreign, missing, foreignId, missingId] of pairs) {
+      const url = 'internalCode' in (foreign as object) && 'allocations' in (foreign as object) ? '/batch/payment' : '/batch/invoice';
+      const answers = [];
+      for (const item of [foreign, missing]) {
+        const ids = (await send(w.b, 'POST', url, { upsert: [item] })).json().batchId as string[];
+        await t.waitForBatches(w.b, ids);
+        const [detail] = (await send(w.b, 'GET', `/batch/${ids[0]}/detail`, undefined)).json().detail;
+        answers.push(detail);
+      }
+      const shown = (d: { status: string; errorCode: string; message: string }, id: string | number) =>
+        comparable({ statusCode: 0, headers: {}, body: JSON.stringify({ status: d.status, errorCode: d.errorCode, message: d.message }) }, id).body;
+      expect(answers[0].status, `${url} ${JSON.stringify(foreign)}`).toBe('failed');
+      expect(shown(answers[0], foreignId), `${url} ${JSON.stringify(foreign)}`).toEqual(shown(answers[1], missingId));
+    }
+    expect(await aAccount(), "A's account after B's batches").toBe(before);
   });
 
   it("keeps Idempotency-Keys per supplier: B's key is B's own, whatever A sent under it", async () => {

@@ -171,6 +171,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
   ok(await as(t, a, 'PUT', `/support/ticket/${tickets.pending}`, { externalTicketId }));
   ok(await as(t, a, 'POST', '/support/ticket/additional-info', { ticketId: tickets.infoRequested, message: 'A photo?' }));
   ok(await as(t, a, 'PUT', '/support/ticket/close', { ticketId: tickets.closed, message: 'Refunded' }));
+  // A's account with S1 (src/modules/credit): the delivered order's invoice, partly paid, so B's reads of accounts have something of A's to leak.
+  await batch(t, a, '/batch/invoice', {
+    upsert: [{ internalCode: 'ALPHA-F1', storeInternalCode: codes.store1, orderIds: [orders.delivered], amount: 2000, issuedAt: '2026-01-01T00:00:00.000Z', dueDate: '2026-01-15' }],
+  });
+  await batch(t, a, '/batch/payment', {
+    upsert: [{ internalCode: 'ALPHA-P1', storeInternalCode: codes.store1, amount: 500, method: 'CASH', paidAt: '2026-01-10T00:00:00.000Z', allocations: [{ invoiceInternalCode: 'ALPHA-F1', amount: 500 }] }],
+  });
 
   // A's sellers: V1 serves S1 and has an order waiting for S1's confirmation; V2 serves S2 only.
   ok(await as(t, a, 'PUT', `/seller/${codes.seller}`, { name: 'ALPHA seller', email: 'v1.alpha@example.com', storeInternalCodes: [codes.store1] }));

@@ -1,9 +1,14 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { DB, OrdersTable, OrderStatus } from '../../db/types.ts';
 import { idIn } from '../../db/sql.ts';
+import { paymentStatusOf } from '../credit/credit.repository.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-export type OrderRow = Omit<Selectable<OrdersTable>, 'delivery_zone_id'> & { store_code: string };
+export type OrderRow = Omit<Selectable<OrdersTable>, 'delivery_zone_id'> & {
+  store_code: string;
+  /** Read from the invoices naming the order (src/modules/credit); null for an order without a payment method. */
+  payment_status: 'NOT_INVOICED' | 'INVOICED' | 'PARTIALLY_PAID' | 'PAID' | null;
+};
 
 const columns = [
   'o.id',
@@ -23,6 +28,9 @@ const columns = [
   'o.delivery_date',
   'o.after_cutoff',
   'o.delivery_fee',
+  'o.payment_method',
+  'o.credit_hold',
+  paymentStatusOf('o').as('payment_status'),
   'o.notes',
   'o.cancellation',
   'o.history',
@@ -176,8 +184,9 @@ export async function lockStoreForPlacement(trx: Transaction<DB>, storeId: numbe
  * included): what is stored is what was answered, and the order's JSON is sent and parsed
  * once for the row and its event (recordCreations). The status, buyer, address (a null one
  * is SQL null), price list, lines, promotions, notes, history, creation time, delivery date,
- * afterCutoff (absent: null, an order placed without a delivery zone) and deliveryFee
- * (absent: null, an order charged none) are the answer's;
+ * afterCutoff (absent: null, an order placed without a delivery zone), deliveryFee
+ * (absent: null, an order charged none), paymentMethod and creditHold (absent: null, a
+ * store without payment methods; an order not held) are the answer's;
  * external_id and imported keep their defaults (null, false).
  */
 export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<unknown>): RawBuilder<unknown> {
@@ -185,12 +194,12 @@ export function placedOrdersInsert(orders: PlacedOrder[], resource: RawBuilder<u
   return sql`
     insert into orders (id, supplier_id, store_id, status, buyer, address, price_list_code, products, promotions,
                         subtotal, discount_total, total, notes, history, placed_by, created_at,
-                        delivery_date, after_cutoff, delivery_zone_id, delivery_fee, seller) overriding system value
+                        delivery_date, after_cutoff, delivery_zone_id, delivery_fee, payment_method, credit_hold, seller) overriding system value
     select a.id, o.supplier_id, o.store_id, a.json->>'status', a.json->'buyer', nullif(a.json->'address', 'null'),
            a.json->>'priceListCode', a.json->'products', a.json->'promotions', o.subtotal, o.discount_total,
            o.total, a.json->>'notes', a.json->'history', o.placed_by, (a.json->>'createdAt')::timestamptz,
            (a.json->>'deliveryDate')::date, (a.json->>'afterCutoff')::boolean, o.delivery_zone_id, (a.json->>'deliveryFee')::numeric,
-           a.json->'placedBy'
+           a.json->>'paymentMethod', a.json->'creditHold', a.json->'placedBy'
     from ${resource} as a
     join unnest(${column('supplier_id')}::bigint[], ${column('store_id')}::bigint[], ${column('placed_by')}::bigint[],
                 ${column('subtotal')}::numeric[], ${column('discount_total')}::numeric[], ${column('total')}::numeric[],

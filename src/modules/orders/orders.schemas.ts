@@ -1,5 +1,6 @@
 import { Type, type TObject, type TProperties } from 'typebox';
 import { Code, Description, Money, Nullable, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { CreditHoldSchema, PaymentMethod, PaymentStatus } from '../credit/credit.schemas.ts';
 import { OrderPricing, PricedLineResult } from '../pricing/pricing.schemas.ts';
 import { Address } from '../stores/stores.schemas.ts';
 
@@ -115,6 +116,10 @@ export const Order = Type.Object({
   afterCutoff: Type.Optional(
     Type.Boolean({ description: "only on an order placed for a store with a delivery zone: true when a flexible zone took it after its date's cut-off" }),
   ),
+  // Only on an order of a store with payment methods (src/modules/credit): every other order answers as before.
+  paymentMethod: Type.Optional(PaymentMethod),
+  paymentStatus: Type.Optional(PaymentStatus),
+  creditHold: Type.Optional(CreditHoldSchema),
   notes: Nullable(Type.String()),
   cancellation: Nullable(
     Type.Object({ code: Type.String(), reason: Type.String(), by: Type.String(), message: Nullable(Type.String()), at: Timestamp() }),

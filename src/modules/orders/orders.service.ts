@@ -3,7 +3,7 @@
 // POST /batch/order succeeds or fails exactly as the single endpoint would.
 import type { Kysely, Transaction } from 'kysely';
 import type { Static } from 'typebox';
-import type { CancelCode, DB, OrderSeller } from '../../db/types.ts';
+import type { CancelCode, CreditHold, DB, OrderSeller, PaymentMethod } from '../../db/types.ts';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -66,6 +66,10 @@ export function orderView(row: OrderViewSource, currencyDecimals?: number): Orde
     deliveryDate: row.delivery_date,
     // Only an order placed under a delivery zone has it: every other order answers as before.
     ...(row.after_cutoff === null ? {} : { afterCutoff: row.after_cutoff }),
+    // Only an order of a store with payment methods has them (src/modules/credit/README.md).
+    ...(row.payment_method === null
+      ? {}
+      : { paymentMethod: row.payment_method, paymentStatus: row.payment_status ?? 'NOT_INVOICED', ...(row.credit_hold === null ? {} : { creditHold: row.credit_hold as NonNullable<OrderJson['creditHold']> }) }),
     notes: row.notes,
     cancellation: row.cancellation as OrderJson['cancellation'],
     history: row.history as OrderJson['history'],
@@ -132,11 +136,16 @@ function step(state: rules.OrderState, operation: Operation, codes: readonly Can
 export async function applyOperations(trx: Transaction<DB>, supplierId: number, operations: Operation[], at: string): Promise<OperationOutcome[]> {
   const rows = await repo.lockOrders(trx, supplierId, [...new Set(operations.map((o) => o.id))]);
   const states = new Map(rows.map((r) => [r.id, stateOf(r)]));
+  const held = new Set(rows.filter((r) => r.credit_hold !== null).map((r) => r.id));
   const codes = operations.some((o) => o.op === 'cancel') ? await cancelCodes(trx, supplierId) : [];
   const changed = new Set<number>();
   const outcomes = operations.map((operation): OperationOutcome => {
     const state = states.get(operation.id);
     if (!state) return { ok: false, error: notFound('order', String(operation.id), '/params/id') };
+    // An order on credit hold waits for the supplier's release (src/modules/credit): confirming it would take credit the store lacks.
+    if (operation.op === 'confirm' && state.status === 'PENDING' && held.has(operation.id)) {
+      return { ok: false, error: new AppError('CREDIT_HOLD', `order ${operation.id} is on credit hold: release it (PUT /order/${operation.id}/release) or cancel it`) };
+    }
     try {
       states.set(operation.id, step(state, operation, codes, at));
       changed.add(operation.id);
@@ -195,6 +204,10 @@ export type StoreOrder = repo.PlacedOrder &
     after_cutoff?: boolean | null;
     /** The fee of a zone's minimum in mode fee, already in `total`; absent or null: none. */
     delivery_fee?: number | null;
+    /** How the store pays (src/modules/credit); absent or null: the store has no payment methods. */
+    payment_method?: PaymentMethod | null;
+    /** An order on credit sent for approval (src/modules/credit); absent or null: not held. */
+    credit_hold?: CreditHold | null;
     /** The seller who placed it (src/modules/sellers); absent or null: the store's own user. */
     seller?: OrderSeller | null;
   };
@@ -265,7 +278,10 @@ function toPlace(order: StoreOrder): OrderToPlace {
     delivery_date: order.delivery_date ?? null,
     after_cutoff: order.after_cutoff ?? null,
     delivery_fee: order.delivery_fee ?? null,
+    payment_method: order.payment_method ?? null,
+    credit_hold: order.credit_hold ?? null,
     seller: order.seller ?? null,
+    payment_status: null,
     cancellation: null,
   });
   return { order, view, event: creationEvent(order.supplier_id, view) };

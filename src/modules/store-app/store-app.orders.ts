@@ -14,6 +14,9 @@ import { minimumOutcome, totalWithFee, zoneOf } from './store-app.minimums.ts';
 import type { StoreContext } from './store-app.pricing-context.ts';
 import { buyerOf, type MemberStore } from './store-app.repository.ts';
 import { orderDelivery } from '../delivery/delivery.service.ts';
+import { cachedCreditOfStore, paymentMethodFor, placeOnCredit } from '../credit/credit.service.ts';
+import type { PaymentMethod } from '../../db/types.ts';
+import { todayIn } from '../../lib/clock.ts';
 import { pricedCart, refusalOf } from './store-app.service.ts';
 
 export interface PlaceOrderInput {
@@ -23,6 +26,10 @@ export interface PlaceOrderInput {
   notes?: string;
   /** The delivery date asked for (src/modules/delivery: checked against the store's zone). */
   deliveryDate?: string;
+  /** One of the store's payment methods (src/modules/credit); default: its first. */
+  paymentMethod?: PaymentMethod;
+  /** On CREDIT: send an order the credit cannot take for the supplier's approval instead. */
+  requestApproval?: boolean;
 }
 
 function defaultAddress(store: MemberStore): StoreAddress | null {
@@ -37,6 +44,8 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
   // The delivery date first: a date that cannot be delivered is refused before pricing.
   const zone = await zoneOf(ctx, store);
   const delivery = orderDelivery(zone, new Date(at), input.deliveryDate, ctx.today);
+  // The payment method too (src/modules/credit): null for a store without any, as before.
+  const payment = paymentMethodFor(await cachedCreditOfStore(ctx, store.id), input.paymentMethod);
   // Priced once, exactly as the preview prices it (the same cached reads), and stored as computed.
   const { input: pricingInput, result } = await pricedCart(ctx, context, input.lines, zone);
   const refusal = refusalOf(result, input.lines);
@@ -74,8 +83,12 @@ export async function placeOrder(ctx: StoreAppContext, personId: number, context
     delivery_date: delivery.deliveryDate,
     after_cutoff: delivery.afterCutoff,
     delivery_zone_id: delivery.zoneId,
+    payment_method: payment,
   };
-  const view = await placeWithMinimum(ctx, order, minimumRuleOf(pricingInput), result.total, delivery.deliveryDate);
+  const view =
+    payment === 'CREDIT'
+      ? await placeOnCreditWithMinimum(ctx, order, minimumRuleOf(pricingInput), result.total, delivery.deliveryDate, { requestApproval: input.requestApproval === true, at })
+      : await placeWithMinimum(ctx, order, minimumRuleOf(pricingInput), result.total, delivery.deliveryDate);
   ctx.wake();
   return view;
 }
@@ -97,6 +110,32 @@ async function placeWithMinimum(ctx: StoreAppContext, order: orders.StoreOrder, 
   if (alone.place && alone.fee === null) return ctx.placeOrder(order);
   if (date === null) return ctx.placeOrder(settled(alone));
   return orders.placeCountingOtherOrders(ctx.db, order.store_id, date, (ordered) => settled(minimumOutcome(rule, total, Number(ordered), date)));
+}
+
+/**
+ * An order on CREDIT (../credit/README.md, "The credit check"): its minimum settled as
+ * placeWithMinimum settles it (counting the store's other orders for the date under the
+ * store's lock when it is below alone), and the order that makes checked against the
+ * store's credit, all in the transaction that holds the credit's lock: never group-committed.
+ */
+async function placeOnCreditWithMinimum(
+  ctx: StoreAppContext,
+  order: orders.StoreOrder,
+  rule: ReturnType<typeof minimumRuleOf>,
+  total: number,
+  date: string | null,
+  options: { requestApproval: boolean; at: string },
+) {
+  const settled = (outcome: ReturnType<typeof minimumOutcome>): orders.StoreOrder => {
+    if (!outcome.place) throw outcome.refusal;
+    return outcome.fee === null ? order : { ...order, total: totalWithFee(order.total, outcome.fee), delivery_fee: outcome.fee };
+  };
+  const today = todayIn({ now: () => new Date(options.at) }, ctx.timezone);
+  return placeOnCredit(ctx.db, { id: order.store_id, supplierId: order.supplier_id }, { ...options, today }, (trx, decide) => {
+    const alone = minimumOutcome(rule, total, 0, date);
+    if ((alone.place && alone.fee === null) || date === null) return orders.placeStoreOrderIn(trx, decide(settled(alone)));
+    return orders.placeCountingOtherOrders(trx, order.store_id, date, (ordered) => decide(settled(minimumOutcome(rule, total, Number(ordered), date))));
+  });
 }
 
 /** An order of one of the person's stores (the membership guard on its store; `guard`: a seller's reads too), or 404. */

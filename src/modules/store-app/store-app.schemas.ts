@@ -1,6 +1,7 @@
 // The store side's shapes: what its routes take and answer, and what its services build.
 import { Type, type Static } from 'typebox';
 import { Code, Description, Nullable, Page, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { PaymentMethod } from '../credit/credit.schemas.ts';
 import { ImageUrls } from '../images/images.schemas.ts';
 import { PromotionRef, StoredBonusTier, StoredPromotion } from '../promotions/promotions.schemas.ts';
 import { Address, Email, Phone } from '../stores/stores.schemas.ts';
@@ -31,6 +32,13 @@ export const PlaceBody = Type.Object({
     Type.String({
       format: 'calendar-date',
       description: "YYYY-MM-DD. With a delivery zone: one of the store's delivery options (default: the first); without one: kept as asked, today or later",
+    }),
+  ),
+  // One of the store's payment methods (its account's paymentMethods; default: the first); a store without any takes none.
+  paymentMethod: Type.Optional(PaymentMethod),
+  requestApproval: Type.Optional(
+    Type.Boolean({
+      description: 'on CREDIT: an order the credit cannot take is placed PENDING on credit hold for the supplier to approve, where the supplier allows it, instead of refused',
     }),
   ),
 });

@@ -11,6 +11,7 @@ import { NewRowsGuess } from '../../db/insert-first.ts';
 import { actionFor, defineBatchKind, failed, itemsOfOneAction, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
 import { addStoreLinks, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
 import { upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
+import { writeStagedCredits } from '../credit/credit.repository.ts';
 import * as repo from './stores.repository.ts';
 import { StoreBatchBody, StoreInput } from './stores.schemas.ts';
 
@@ -30,6 +31,7 @@ function stageStore(i: StoreItem): readonly StagedValue[] {
   for (const field of nullable) if (i[field] !== undefined) sent |= SENT[field];
   if (i.settings?.dropSize !== undefined) sent |= SENT.dropSize;
   if (i.deliveryZoneCode !== undefined) sent |= SENT.deliveryZoneCode;
+  if (i.credit !== undefined) sent |= SENT.credit;
   return [
     i.internalCode,
     i.name,
@@ -46,6 +48,7 @@ function stageStore(i: StoreItem): readonly StagedValue[] {
     i.promotionGrouperCodes,
     sent,
     i.deliveryZoneCode,
+    i.credit,
   ];
 }
 
@@ -66,6 +69,7 @@ function storeOf(r: repo.StagedStore): StoreItem {
     ...(has(SENT.stockGrouperCode) ? { stockGrouperCode: r.stock_grouper } : {}),
     ...(r.promotion_groupers === null ? {} : { promotionGrouperCodes: r.promotion_groupers }),
     ...(has(SENT.deliveryZoneCode) ? { deliveryZoneCode: r.delivery_zone } : {}),
+    ...(has(SENT.credit) ? { credit: r.credit as StoreItem['credit'] } : {}),
     ...(has(SENT.settings) ? { settings: has(SENT.dropSize) ? { dropSize: r.drop_size === null ? null : Number(r.drop_size) } : {} } : {}),
   };
 }
@@ -99,6 +103,8 @@ const upsertStores = action({
     const written = await repo.writeStagedStores(trx, supplierId, run, newStores.expectNew(supplierId));
     newStores.saw(supplierId, written);
     await changeLinks(trx, supplierId, written.links);
+    // The credit terms the written stores sent (../credit/README.md): one statement, the failed items left out.
+    await writeStagedCredits(trx, supplierId, run, SENT.credit, written.unresolved.map((u) => u.idx));
     return written.unresolved.map((u): PlacedOutcome => ({ idx: u.idx, outcome: failure[u.failure](u.code) }));
   },
 });

@@ -43,6 +43,7 @@ export const storeItemsStaging = {
     { values: 'promotion_groupers', json: true },
     { values: 'sent' },
     { values: 'delivery_zones', index: 'delivery_zone_ix' },
+    { values: 'credits', json: true },
   ],
 } as const;
 
@@ -58,6 +59,7 @@ export const STORE_SENT = {
   stockGrouperCode: 128,
   settings: 256,
   deliveryZoneCode: 512,
+  credit: 1024,
 } as const;
 
 export interface StagedStore {
@@ -77,14 +79,16 @@ export interface StagedStore {
   promotion_groupers: string[] | null;
   sent: number;
   delivery_zone: string | null;
+  /** The item's credit as sent (../credit), null when not sent or sent as null (`sent` tells). */
+  credit: unknown;
 }
 
 /** A chunk's items, one row each, in order: the arrays and the json arrays zipped by place (ROWS FROM). */
 const storesOfChunk = sql`rows from (
       unnest(c.codes), unnest(c.names), unnest(c.legal_names), unnest(c.legal_ids), unnest(c.owner_names), unnest(c.phones), unnest(c.emails),
       unnest(c.enabled), json_array_elements(c.addresses), unnest(c.drop_sizes), unnest(c.price_list_ix), unnest(c.stock_grouper_ix),
-      json_array_elements(c.promotion_groupers), unnest(c.sent), unnest(c.delivery_zone_ix))
-    with ordinality as o(code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, lx, gx, promotion_groupers, sent, zx, n)`;
+      json_array_elements(c.promotion_groupers), unnest(c.sent), unnest(c.delivery_zone_ix), json_array_elements(c.credits))
+    with ordinality as o(code, name, legal_name, legal_id, owner_name, phone, email, enabled, addresses, drop_size, lx, gx, promotion_groupers, sent, zx, credit, n)`;
 
 /** A staged batch's items, in order. */
 export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promise<StagedStore[]> {
@@ -92,7 +96,8 @@ export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promis
     select o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
       ${sentJson('o.addresses')}::json as addresses, o.drop_size::text as drop_size,
       c.price_lists[o.lx] as price_list, c.stock_groupers[o.gx] as stock_grouper,
-      ${sentJson('o.promotion_groupers')}::json as promotion_groupers, o.sent, c.delivery_zones[o.zx] as delivery_zone
+      ${sentJson('o.promotion_groupers')}::json as promotion_groupers, o.sent, c.delivery_zones[o.zx] as delivery_zone,
+      ${sentJson('o.credit')}::json as credit
     from batch_store_chunks c
     cross join lateral ${storesOfChunk}
     where c.batch_seq = ${batchSeq}

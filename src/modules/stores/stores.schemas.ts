@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Code, Money, Name, Nullable, PageQuery, SearchQuery, Timestamp } from '../../http/common.schemas.ts';
+import { CreditBody } from '../credit/credit.schemas.ts';
 
 export const Phone = () => Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +573001234567' });
 export const Email = () => Type.String({ format: 'email', maxLength: 254 });
@@ -32,6 +33,8 @@ export const StoreInput = Type.Object({
   promotionGrouperCodes: Type.Optional(Type.Array(Code(), { maxItems: 1000 })),
   deliveryZoneCode: Type.Optional(Nullable(Code({ description: "the store's delivery zone (src/modules/delivery); null: none" }))),
   settings: Type.Optional(Type.Object({ dropSize: Type.Optional(Nullable(Money())) })),
+  // The store's payment methods and credit terms, as PUT /store/{code}/credit writes them; null: none (src/modules/credit).
+  credit: Type.Optional(Nullable(CreditBody)),
 });
 export const StoreBatchBody = Type.Object({ upsert: Type.Array(StoreInput) });
 

@@ -3,6 +3,7 @@
 // bodies are the schemas the endpoints answer with (one schema per contract).
 import { Type, type TSchema } from 'typebox';
 import { loadConfig } from '../../config.ts';
+import { InvoiceOverdue } from '../credit/credit.schemas.ts';
 import { CutoffReached } from '../delivery/delivery.schemas.ts';
 import { Order as OrderBody } from '../orders/orders.schemas.ts';
 import { Ticket } from '../tickets/tickets.schemas.ts';
@@ -19,6 +20,15 @@ const EVENTS: Record<WebhookEventType, { summary: string; body: TSchema }> = {
     summary:
       "Opt-in (the webhook settings' `events`): a delivery zone's orders for a date closed at its cut-off; the body lists them, so the route can be picked and loaded",
     body: CutoffReached,
+  },
+  'order.credit_hold': {
+    summary:
+      "Opt-in (the webhook settings' `events`): a store sent an order on credit for approval (`status: PENDING`, with `creditHold`); release it (`PUT /order/{id}/release`) or cancel it",
+    body: OrderBody,
+  },
+  'invoice.overdue': {
+    summary: "Opt-in (the webhook settings' `events`): an invoice passed its due date unpaid (sent once per invoice); the body is the invoice as the store's account shows it",
+    body: InvoiceOverdue,
   },
   ping: { summary: 'A test call (POST /webhook/test)', body: PingBody },
 };
