@@ -7757,6 +7757,8 @@ export interface operations {
                         /** @description limit − used − pending (negative once a released hold or an invoice took it past the limit) */
                         available: number;
                         termDays: number | null;
+                        /** @description an order on credit over the available credit may be sent for approval (requestApproval) instead of refused, so the store app can offer it */
+                        allowOverLimitWithApproval: boolean;
                         /** @description the open invoices, oldest due date first */
                         invoices: {
                             internalCode: string;
