@@ -78,14 +78,14 @@ declare module 'fastify' {
     supplier?: SupplierPrincipal;
     /** The person behind a store-user token (the /app API). */
     storeUser?: number;
+    /** The session of that token (the hash its row is stored under), which signing out ends. */
+    storeSessionKey?: string;
     /** The console session of a console route, or of a supplier or admin route called from the console. */
     consoleSession?: ConsoleSession;
   }
 }
 
 export function rateLimited(retryAfterSeconds: number, what: string) {
-    /** The session of that token (the hash its row is stored under), which signing out ends. */
-    storeSessionKey?: string;
   return new AppError('RATE_LIMITED', `rate limit exceeded for ${what}; retry after ${retryAfterSeconds} s`, {
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
@@ -109,6 +109,12 @@ export function storeUserOf(request: FastifyRequest): number {
   return request.storeUser;
 }
 
+/** The session of an /app route's store-user token (the auth hook has run). */
+export function storeSessionOf(request: FastifyRequest): string {
+  if (request.storeSessionKey === undefined) throw unauthenticated();
+  return request.storeSessionKey;
+}
+
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   const limiter = new RateLimiter(deps.config.rateLimitRps, deps.config.rateLimitBurst, { maxKeys: deps.config.rateLimitMaxKeys });
   // Per store user, whichever session or process they write through (docs/security.md): a
@@ -119,12 +125,6 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
 
   const table: GuardedRoute[] = [];
   app.decorate('guardedRoutes', table);
-/** The session of an /app route's store-user token (the auth hook has run). */
-export function storeSessionOf(request: FastifyRequest): string {
-  if (request.storeSessionKey === undefined) throw unauthenticated();
-  return request.storeSessionKey;
-}
-
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { auth?: RouteAuth; scope?: string; audit?: string | false; mode?: 'live' | 'test' };
     if (route.url.startsWith('/documentation') || route.url.startsWith('/docs') || route.method === 'HEAD') return;
