@@ -9,7 +9,8 @@ import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../../src/http/auth.ts';
-import { ADMIN_TOKEN, as, createTestApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN, as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { testCredential } from '../helpers/sandbox.ts';
 import { asPerson, buildWorld, type World } from '../hardening/world.ts';
 import { bodies, seed } from '../promotions/fixtures.ts';
 
@@ -39,7 +40,18 @@ const next = (prefix: string) => `${prefix}-${++seq}`;
 const ORDER_BODIES = { confirm: ['pending', {}], deliver: ['confirmed', { complete: true }], return: ['delivered', { complete: true }], cancel: ['pending', { cancelCode: 'OUT_OF_STOCK' }] } as const;
 
 /** Keyed by `METHOD url` as the route table has them: how to call the route so that it succeeds. */
+/** A's test credential (src/modules/sandbox), made on first use: the sandbox's routes are test mode only. */
+let aTest: TestSupplier | undefined;
+const sandbox = async (path: string, body?: unknown): Promise<Call> => {
+  aTest ??= await testCredential(t, w.a);
+  return { path, ...(body === undefined ? {} : { body }), headers: aTest.headers };
+};
+
 const RULES: Record<string, () => Promise<Call>> = {
+  'PUT /sandbox/clock': () => sandbox('/sandbox/clock', { now: new Date(Date.now() + 86_400_000).toISOString() }),
+  'DELETE /sandbox/clock': () => sandbox('/sandbox/clock'),
+  'POST /sandbox/reset': () => sandbox('/sandbox/reset'),
+  'POST /sandbox/copy-live': () => sandbox('/sandbox/copy-live'),
   'POST /admin/suppliers': async () => ({ path: '/admin/suppliers', body: { code: next('AUD'), name: 'Audited' } }),
   'POST /admin/suppliers/:supplierId/credentials': async () => ({ path: `/admin/suppliers/${w.c.id}/credentials`, body: {} }),
   'DELETE /admin/credentials/:clientId': async () => {
@@ -173,7 +185,7 @@ describe('audit coverage', () => {
     const writes = t.app.guardedRoutes.filter((r) => r.method !== 'GET' && (r.auth === 'supplier' || r.auth === 'admin'));
     expect(writes.filter((r) => r.audit === undefined).map(routeKey), 'write routes without config.audit').toEqual([]);
     // The routes that say they write nothing worth an entry, each with its reason in its source.
-    expect(writes.filter((r) => r.audit === false).map(routeKey).sort()).toEqual(['POST /admin/suppliers/:supplierId/webhook/test', 'POST /store/:code/cart', 'POST /webhook/test']);
+    expect(writes.filter((r) => r.audit === false).map(routeKey).sort()).toEqual(['POST /admin/suppliers/:supplierId/webhook/test', 'POST /sandbox/events', 'POST /store/:code/cart', 'POST /webhook/test']);
     const keys = audited().map(routeKey);
     expect(keys.length).toBeGreaterThanOrEqual(50);
     expect(keys.filter((k) => !(k in RULES)), 'audited routes without a rule').toEqual([]);
