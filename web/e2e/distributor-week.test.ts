@@ -202,6 +202,8 @@ run("A distributor's week in the store app", () => {
     await over.waitFor();
     expect(await over.textContent()).toMatch(/Este pedido supera tu crédito disponible \(\$\s?60\.000\) por \$\s?[\d.]+\./);
     await accessible(page, 'distributor cart over credit');
+    // This supplier does not take orders over the credit for approval: not offered.
+    expect(await over.getByRole('button', { name: 'Enviar para aprobación' }).count()).toBe(0);
     // The service refuses it on credit, and the same ways out stay offered.
     await page.getByRole('button', { name: 'Hacer el pedido' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Hacer el pedido' }).isEnabled()).toBe(true);

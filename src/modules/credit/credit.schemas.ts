@@ -114,6 +114,9 @@ export const Account = Type.Object(
     overdue: Type.Number({ description: 'the open balance of its invoices past their due date' }),
     available: Type.Number({ description: 'limit − used − pending (negative once a released hold or an invoice took it past the limit)' }),
     termDays: Nullable(Type.Integer()),
+    allowOverLimitWithApproval: Type.Boolean({
+      description: 'an order on credit over the available credit may be sent for approval (requestApproval) instead of refused, so the store app can offer it',
+    }),
     invoices: Type.Array(Invoice, { description: 'the open invoices, oldest due date first' }),
     payments: Type.Array(Payment, { description: 'the 20 most recent payments, newest first' }),
   },

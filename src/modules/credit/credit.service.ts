@@ -109,6 +109,7 @@ export async function accountOf(db: Kysely<DB>, storeId: number, today: string) 
     overdue: money(exposure.overdue),
     available: money(limit.minus(exposure.used).minus(exposure.pending)),
     termDays: credit?.term_days ?? null,
+    allowOverLimitWithApproval: credit?.allow_over_limit_with_approval ?? false,
     invoices: invoices.map((i) => invoiceView(i, today)),
     payments: payments.map(paymentView),
   };

@@ -22,8 +22,6 @@ export function useAccount(storeId: number) {
 
 export type Account = NonNullable<ReturnType<typeof useAccount>['data']>;
 
-/** Whether the supplier lets this store send an order over its credit for approval (answered by newer services only). */
-const approvable = (account: Account) => (account as Account & { allowOverLimitWithApproval?: boolean }).allowOverLimitWithApproval === true;
 
 export const isCreditRefusal = (error: unknown) => error instanceof SurtidoApiError && (error.code === 'CREDIT_LIMIT_EXCEEDED' || error.code === 'OVERDUE_INVOICES');
 
@@ -85,7 +83,7 @@ export function CreditChoice({
             <a href="#cart-lines" className="button">
               {t('payment.reduce')}
             </a>
-            {approvable(a) && (
+            {a.allowOverLimitWithApproval && (
               <button type="button" disabled={busy} onClick={onApproval}>
                 {t('payment.approval')}
               </button>
