@@ -17,7 +17,8 @@ const SHOTS = process.env.E2E_SHOTS;
 
 /** A calendar day `offset` days from today (UTC, the tests' platform timezone). */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const n = (value: number) => new Intl.NumberFormat('es', { maximumFractionDigits: 2 }).format(value);
+// Amounts as the console writes them (issue 34): the platform's currency (COP) in its locale (es-CO).
+const n = (value: number) => new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', minimumFractionDigits: Number.isInteger(value) ? 0 : 2, maximumFractionDigits: 2 }).format(value);
 
 inBrowser('the console: receivables by age and a store’s account', () => {
   it('the owner reads the aging of the ERP’s invoices, then the store’s account, its invoices, PDFs and payment', async () => {

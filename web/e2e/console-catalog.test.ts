@@ -65,6 +65,8 @@ beforeAll(async () => {
   }
 }, 300_000);
 
+/** An amount as the console writes it in Spanish: the platform's currency (COP) in its locale (es-CO), whole amounts without decimals. */
+const money = (amount: number) => new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', minimumFractionDigits: Number.isInteger(amount) ? 0 : 2, maximumFractionDigits: 2 }).format(amount);
 const rowCodes = (page: Page, attribute: string) => page.locator(`[${attribute}]`).evaluateAll((rows, a) => rows.map((r) => r.getAttribute(a)), attribute);
 const sessionToken = (page: Page) => page.evaluate(() => localStorage.getItem('surtido.console.token'));
 
@@ -134,13 +136,14 @@ inBrowser('the console catalog in a browser', () => {
     await page.waitForURL(/search=cola\+350|search=cola%20350/);
     await expect.poll(() => rowCodes(page, 'data-entry')).toEqual(['COLA-350/1', 'COLA-350/24']);
     const box = page.locator('[data-entry="COLA-350/24"]');
-    expect(await box.getByTestId('price').textContent()).toBe('39.700');
+    // Amounts carry the platform's currency, in its locale's format (issue 34).
+    expect(await box.getByTestId('price').textContent()).toBe(money(39_700));
     await box.getByRole('button', { name: 'Cambiar precio de Gaseosa cola 350 ml (24 u.)' }).click();
     await box.getByLabel('Nuevo precio de Gaseosa cola 350 ml (24 u.)').fill('41000');
     await accessible(page, 'price list (changing a price)');
     await box.getByRole('button', { name: 'Guardar precio' }).click();
     await box.getByText('Listo: el nuevo precio de Gaseosa cola 350 ml (24 u.) ya está aplicado.').waitFor();
-    await expect.poll(() => box.getByTestId('price').textContent()).toBe('41.000');
+    await expect.poll(() => box.getByTestId('price').textContent()).toBe(money(41_000));
     const entries = await surtido.get('/pricelist/{code}/entries', { params: { path: { code: 'PL-DEMO' }, query: { search: 'COLA-350' } } });
     expect(entries.data.map((e) => [e.units, e.price])).toEqual([
       [1, 1800],
@@ -235,12 +238,11 @@ inBrowser('the console catalog in a browser', () => {
       },
     });
     expect(cart.discounts.map((d) => [d.promoInternalCode, d.appliedDiscountPercentage, d.appliedDiscountAmount])).toEqual([['DESC-GASEOSAS', 10, 20_500]]);
-    expect(await answer.locator('[data-discount="DESC-GASEOSAS"]').textContent()).toContain('DESC-GASEOSAS: 10 % de descuento, 20.500 en total');
+    expect(await answer.locator('[data-discount="DESC-GASEOSAS"]').textContent()).toContain(`DESC-GASEOSAS: 10 % de descuento, ${money(20_500)} en total`);
     expect(await answer.locator('[data-reward="BONO-PAPAS-AGUA"]').textContent()).toBe('BONO-PAPAS-AGUA: 1 gratis de AGUA-600 (1)');
-    const fmt = new Intl.NumberFormat('es', { maximumFractionDigits: 2 });
-    expect(await answer.getByTestId('cart-subtotal').textContent()).toBe(fmt.format(cart.subtotal));
-    expect(await answer.getByTestId('cart-discount').textContent()).toBe(`−${fmt.format(cart.discountTotal)}`);
-    expect(await answer.getByTestId('cart-total').textContent()).toBe(fmt.format(cart.total));
+    expect(await answer.getByTestId('cart-subtotal').textContent()).toBe(money(cart.subtotal));
+    expect(await answer.getByTestId('cart-discount').textContent()).toBe(`−${money(cart.discountTotal)}`);
+    expect(await answer.getByTestId('cart-total').textContent()).toBe(money(cart.total));
     // 5 boxes of cola at the new price, and one box of 12 bags of chips (the demo's box price).
     expect(cart.subtotal).toBe(5 * 41_000 + 23_200);
     await accessible(page, 'promotion (cart priced)');

@@ -77,10 +77,10 @@ function LineRow({ line, index, change, remove, removable }: { line: Line; index
   );
 }
 
-function givesText(t: Translate, number: (n: number) => string, g: Gives): string {
+function givesText(t: Translate, number: (n: number) => string, money: (n: number) => string, g: Gives): string {
   if ('discountPercentage' in g) return t('promo.percent', { value: number(g.discountPercentage) });
-  if ('discountAmount' in g) return t('promo.amount', { value: number(g.discountAmount) });
-  return t('preview.gift', { quantity: number(g.quantity), product: g.product.internalCode, units: number(g.product.units) });
+  if ('discountAmount' in g) return t('promo.amount', { value: money(g.discountAmount) });
+  return t('preview.gift', { quantity: number(g.quantity), product: g.product.name ?? g.product.internalCode, units: number(g.product.units) });
 }
 
 function Answer({ answer }: { answer: CartAnswer }) {
@@ -129,10 +129,10 @@ function Answer({ answer }: { answer: CartAnswer }) {
                   </td>
                 ) : (
                   <>
-                    <td className="num">{f.number(l.unitPrice)}</td>
-                    <td className="num">{f.number(l.subtotal)}</td>
-                    <td className="num">{l.discount > 0 ? `−${f.number(l.discount)}` : f.number(0)}</td>
-                    <td className="num">{f.number(l.total)}</td>
+                    <td className="num">{f.money(l.unitPrice)}</td>
+                    <td className="num">{f.money(l.subtotal)}</td>
+                    <td className="num">{l.discount > 0 ? `−${f.money(l.discount)}` : f.money(0)}</td>
+                    <td className="num">{f.money(l.total)}</td>
                   </>
                 )}
               </tr>
@@ -144,7 +144,7 @@ function Answer({ answer }: { answer: CartAnswer }) {
                 {t('preview.subtotal')}
               </th>
               <td className="num" data-testid="cart-subtotal">
-                {f.number(answer.subtotal)}
+                {f.money(answer.subtotal)}
               </td>
             </tr>
             <tr>
@@ -152,7 +152,7 @@ function Answer({ answer }: { answer: CartAnswer }) {
                 {t('preview.discounts')}
               </th>
               <td className="num" data-testid="cart-discount">
-                {answer.discountTotal > 0 ? `−${f.number(answer.discountTotal)}` : f.number(0)}
+                {answer.discountTotal > 0 ? `−${f.money(answer.discountTotal)}` : f.money(0)}
               </td>
             </tr>
             <tr>
@@ -160,7 +160,7 @@ function Answer({ answer }: { answer: CartAnswer }) {
                 {t('preview.total')}
               </th>
               <td className="num" data-testid="cart-total">
-                <strong>{f.number(answer.total)}</strong>
+                <strong>{f.money(answer.total)}</strong>
               </td>
             </tr>
           </tfoot>
@@ -174,8 +174,8 @@ function Answer({ answer }: { answer: CartAnswer }) {
           {answer.discounts.map((d) => (
             <li key={d.promoInternalCode} data-discount={d.promoInternalCode}>
               {d.appliedDiscountPercentage !== null
-                ? t('preview.discountPercent', { promo: d.promoInternalCode, percent: f.number(d.appliedDiscountPercentage), amount: f.number(d.appliedDiscountAmount) })
-                : t('preview.discountAmount', { promo: d.promoInternalCode, amount: f.number(d.appliedDiscountAmount) })}
+                ? t('preview.discountPercent', { promo: d.promoInternalCode, percent: f.number(d.appliedDiscountPercentage), amount: f.money(d.appliedDiscountAmount) })
+                : t('preview.discountAmount', { promo: d.promoInternalCode, amount: f.money(d.appliedDiscountAmount) })}
               <span className="muted small"> · {d.products.map((p) => `${p.internalCode} (${p.units}) × ${f.number(p.quantity)}`).join(', ')}</span>
             </li>
           ))}
@@ -204,13 +204,13 @@ function Answer({ answer }: { answer: CartAnswer }) {
             {answer.minimumOrder && (
               <li>
                 {answer.minimumOrder.missing > 0
-                  ? t('preview.minimumMissing', { amount: f.number(answer.minimumOrder.amount), missing: f.number(answer.minimumOrder.missing) })
-                  : t('preview.minimumMet', { amount: f.number(answer.minimumOrder.amount) })}
+                  ? t('preview.minimumMissing', { amount: f.money(answer.minimumOrder.amount), missing: f.money(answer.minimumOrder.missing) })
+                  : t('preview.minimumMet', { amount: f.money(answer.minimumOrder.amount) })}
               </li>
             )}
             {hints.nextTiers.map((h, i) => (
               <li key={`next-${i}`}>
-                {t(h.measure === 'count' ? 'preview.nextCount' : 'preview.nextAmount', { promo: h.promoInternalCode, missing: f.number(h.missing), gives: givesText(t, f.number, h.gives) })}
+                {t(h.measure === 'count' ? 'preview.nextCount' : 'preview.nextAmount', { promo: h.promoInternalCode, missing: h.measure === 'amount' ? f.money(h.missing) : f.number(h.missing), gives: givesText(t, f.number, f.money, h.gives) })}
               </li>
             ))}
             {hints.giftsNotGiven.map((g, i) => (

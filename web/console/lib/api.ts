@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createConsoleClient, SurtidoApiError, type ConsoleResponse } from 'surtido/console-client';
 import { ROLE_SCOPES, type SupplierScope } from '../../../src/modules/auth/scopes.ts';
 import { session } from './session.ts';
-import { problemMessage, type Translate } from '../i18n.ts';
+// From the catalog itself, not ../i18n.ts: that module's format hook reads the client here.
+import { problemMessage, type Translate } from '../words.ts';
 
 export const client = createConsoleClient({
   baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,

@@ -40,7 +40,7 @@ export default function Accounts() {
           <ul className="figures" aria-label={t('accounts.all')} data-testid="aging-totals">
             {BUCKETS.map((b) => (
               <li key={b} className="figure-box" data-bucket={b}>
-                <span className="figure">{f.number(aging.data.totals[b])}</span> {t(`accounts.${b}`)}
+                <span className="figure">{f.money(aging.data.totals[b])}</span> {t(`accounts.${b}`)}
               </li>
             ))}
           </ul>
@@ -72,7 +72,7 @@ export default function Accounts() {
                       </th>
                       {BUCKETS.map((b) => (
                         <td key={b} className={b === 'over60' && row.over60 > 0 ? 'num overdue' : 'num'} data-bucket={b}>
-                          {f.number(row[b])}
+                          {f.money(row[b])}
                         </td>
                       ))}
                     </tr>

@@ -36,31 +36,76 @@ function useOperate(id: number) {
 type Line = Order['products'][number];
 const lineKey = (l: Line) => `${l.internalCode}/${l.units}`;
 
-/** The lines and quantities a partial delivery or return names (lines left at 0 are not sent). */
-const chosen = (order: Order, quantities: Record<string, number>) =>
-  order.products.map((l) => ({ internalCode: l.internalCode, units: l.units, quantity: quantities[lineKey(l)] ?? 0 })).filter((p) => p.quantity > 0);
+/** A typed quantity: a whole number from 0 (empty is 0), else NaN. */
+const quantityOf = (text: string | undefined) => (text === undefined || text.trim() === '' ? 0 : /^\d+$/.test(text.trim()) ? Number(text) : NaN);
 
-/** A quantity for each line that still allows one (`most`: what is left to deliver or to return), kept between 0 and it. */
-function LineQuantities(props: { lines: Line[]; most: (l: Line) => number; label: (name: string) => string; id: string; quantities: Record<string, number>; change: (q: Record<string, number>) => void }) {
+/** The lines and quantities a partial delivery or return names (lines left at 0 are not sent). */
+const chosen = (order: Order, quantities: Record<string, string>) =>
+  order.products.map((l) => ({ internalCode: l.internalCode, units: l.units, quantity: quantityOf(quantities[lineKey(l)]) })).filter((p) => p.quantity > 0);
+
+/**
+ * What is wrong with the typed quantities, per line: above `most` (what is left to deliver or
+ * to return), or not a whole number. Refused with a message, never clamped: a clerk who
+ * typed 3 for 1 must see it (issue 34), and the service refuses it too (QUANTITY_EXCEEDED).
+ */
+function problems(lines: Line[], most: (l: Line) => number, quantities: Record<string, string>, tooMany: (l: Line, asked: number) => string, t: ReturnType<typeof useT>) {
+  const found = new Map<string, string>();
+  for (const l of lines) {
+    const asked = quantityOf(quantities[lineKey(l)]);
+    if (Number.isNaN(asked)) found.set(lineKey(l), t('order.notAQuantity'));
+    else if (asked > most(l)) found.set(lineKey(l), tooMany(l, asked));
+  }
+  return found;
+}
+
+/** A quantity for each line that still allows one, with what was ordered (or delivered) beside it and the line's problem under it. */
+function LineQuantities(props: {
+  lines: Line[];
+  most: (l: Line) => number;
+  beside: (l: Line) => string;
+  label: (name: string) => string;
+  id: string;
+  quantities: Record<string, string>;
+  errors: Map<string, string>;
+  change: (q: Record<string, string>) => void;
+}) {
   const t = useT();
   const { most, quantities } = props;
   return (
     <>
       {props.lines
         .filter((l) => most(l) > 0)
-        .map((l) => (
-          <div key={lineKey(l)} className="qty">
-            <label htmlFor={`${props.id}-${lineKey(l)}`}>{props.label(`${l.name ?? l.internalCode} (${t('order.size', { units: l.units })})`)}</label>
-            <input
-              id={`${props.id}-${lineKey(l)}`}
-              type="number"
-              min={0}
-              max={most(l)}
-              value={quantities[lineKey(l)] ?? 0}
-              onChange={(e) => props.change({ ...quantities, [lineKey(l)]: Math.max(0, Math.min(most(l), Number(e.target.value) || 0)) })}
-            />
-          </div>
-        ))}
+        .map((l) => {
+          const id = `${props.id}-${lineKey(l)}`;
+          const error = props.errors.get(lineKey(l));
+          return (
+            <div key={lineKey(l)} className="qty" data-qty={l.internalCode}>
+              <label htmlFor={id}>{props.label(`${l.name ?? l.internalCode} (${t('order.size', { units: l.units })})`)}</label>
+              <div className="qty-row">
+                <input
+                  id={id}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={most(l)}
+                  value={quantities[lineKey(l)] ?? ''}
+                  placeholder="0"
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={`${id}-beside${error ? ` ${id}-error` : ''}`}
+                  onChange={(e) => props.change({ ...quantities, [lineKey(l)]: e.target.value })}
+                />
+                <span id={`${id}-beside`} className="muted">
+                  {props.beside(l)}
+                </span>
+              </div>
+              {error && (
+                <p id={`${id}-error`} className="field-error" role="alert">
+                  {error}
+                </p>
+              )}
+            </div>
+          );
+        })}
     </>
   );
 }
@@ -74,7 +119,11 @@ function Actions({ order }: { order: Order }) {
   const pending = (line: Line) => line.quantity - line.deliveredQuantity;
   const returnable = (line: Line) => line.deliveredQuantity - line.returnedQuantity;
   const [reason, setReason] = useState('');
-  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [quantities, setQuantities] = useState<Record<string, string>>({});
+  const lineName = (l: Line) => `${l.name ?? l.internalCode} (${t('order.size', { units: l.units })})`;
+  const deliverErrors = problems(order.products, pending, quantities, (l, asked) => t('order.tooManyDeliver', { asked, name: lineName(l), most: pending(l) }), t);
+  const returnErrors = problems(order.products, returnable, quantities, (l, asked) => t('order.tooManyReturn', { asked, name: lineName(l), most: returnable(l) }), t);
+  const someChosen = chosen(order, quantities).length > 0;
   const [cancelCode, setCancelCode] = useState('');
   const [message, setMessage] = useState('');
   const [cancelling, setCancelling] = useState(false);
@@ -86,7 +135,7 @@ function Actions({ order }: { order: Order }) {
   });
 
   return (
-    <section className="panel" aria-labelledby="actions">
+    <section className="panel no-print" aria-labelledby="actions">
       <h2 id="actions">{t('order.actions')}</h2>
       {operate.isSuccess && <Notice>{t('order.done', { status: t(`status.${operate.data.status}`) })}</Notice>}
       {operate.error && <ErrorBox error={operate.error} />}
@@ -121,12 +170,25 @@ function Actions({ order }: { order: Order }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
+            if (deliverErrors.size > 0) return;
             const products = chosen(order, quantities);
             operate.mutate({ op: 'deliver', body: { products } });
           }}
         >
-          <LineQuantities lines={order.products} most={pending} label={(name) => t('order.deliverQty', { name })} id="deliver" quantities={quantities} change={setQuantities} />
-          <button type="submit" className="primary" disabled={operate.isPending || !Object.values(quantities).some((q) => q > 0)}>
+          <p className="notice" data-testid="partial-closes">
+            {t('order.partialCloses')}
+          </p>
+          <LineQuantities
+            lines={order.products}
+            most={pending}
+            beside={(l) => t('order.orderedBeside', { quantity: l.quantity })}
+            label={(name) => t('order.deliverQty', { name })}
+            id="deliver"
+            quantities={quantities}
+            errors={deliverErrors}
+            change={setQuantities}
+          />
+          <button type="submit" className="primary" disabled={operate.isPending || !someChosen || deliverErrors.size > 0}>
             {t('order.deliverSubmit')}
           </button>
         </form>
@@ -145,14 +207,24 @@ function Actions({ order }: { order: Order }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
+            if (returnErrors.size > 0) return;
             const products = chosen(order, quantities);
             operate.mutate({ op: 'return', body: { products, ...(reason.trim() ? { reason: reason.trim() } : {}) } });
           }}
         >
-          <LineQuantities lines={order.products} most={returnable} label={(name) => t('order.returnQty', { name })} id="return" quantities={quantities} change={setQuantities} />
+          <LineQuantities
+            lines={order.products}
+            most={returnable}
+            beside={(l) => t('order.returnableBeside', { delivered: l.deliveredQuantity, returned: l.returnedQuantity })}
+            label={(name) => t('order.returnQty', { name })}
+            id="return"
+            quantities={quantities}
+            errors={returnErrors}
+            change={setQuantities}
+          />
           <label htmlFor="return-reason">{t('order.returnReason')}</label>
           <textarea id="return-reason" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
-          <button type="submit" className="primary" disabled={operate.isPending || !Object.values(quantities).some((q) => q > 0)}>
+          <button type="submit" className="primary" disabled={operate.isPending || !someChosen || returnErrors.size > 0}>
             {t('order.returnSubmit')}
           </button>
         </form>
@@ -212,10 +284,15 @@ export default function OrderPage() {
   const o = order.data;
   // Moves the service allows from here: confirm, deliver or cancel while open; return once delivered.
   const open = o.status === 'PENDING' || o.status === 'CONFIRMED' || o.status === 'DELIVERED';
+  // The free units are lines of their own: the warehouse packs them too (issue 34).
+  const gifts = o.promotions.rewards.flatMap((r) => r.products.map((p) => ({ promo: r.promoInternalCode, quantity: r.quantity, ...p })));
   return (
-    <section>
-      <p>
-        <Link to="/orders">{t('order.back')}</Link>
+    <section className="order-page">
+      <p className="no-print">
+        <Link to="/orders">{t('order.back')}</Link>{' '}
+        <button type="button" className="link" onClick={() => window.print()}>
+          {t('order.print')}
+        </button>
       </p>
       <h1>
         {t('order.title', { id: o.id })}{' '}
@@ -277,7 +354,21 @@ export default function OrderPage() {
                   {l.deliveredQuantity}
                 </td>
                 <td className="num">{l.returnedQuantity}</td>
-                <td className="num">{f.number(l.total)}</td>
+                <td className="num">{f.money(l.total)}</td>
+              </tr>
+            ))}
+            {gifts.map((g) => (
+              <tr key={`gift/${g.promo}/${g.internalCode}/${g.units}`} className="gift" data-gift={g.internalCode}>
+                <td>
+                  <span className="badge">{t('order.gift')}</span> {g.name ?? g.internalCode} <span className="muted small">{t('order.size', { units: g.units })}</span>{' '}
+                  <span className="muted small">{t('order.giftOf', { promo: g.promo })}</span>
+                </td>
+                <td className="num" data-testid="gift-quantity">
+                  {f.number(g.quantity)}
+                </td>
+                <td className="num">—</td>
+                <td className="num">—</td>
+                <td className="num">{t('order.free')}</td>
               </tr>
             ))}
           </tbody>
@@ -286,22 +377,32 @@ export default function OrderPage() {
               <th scope="row" colSpan={4}>
                 {t('order.subtotal')}
               </th>
-              <td className="num">{f.number(o.subtotal)}</td>
+              <td className="num">{f.money(o.subtotal)}</td>
             </tr>
             <tr>
               <th scope="row" colSpan={4}>
                 {t('order.discounts')}
               </th>
-              <td className="num">{f.number(o.discountTotal)}</td>
+              <td className="num">{f.money(o.discountTotal)}</td>
             </tr>
             <tr>
               <th scope="row" colSpan={4}>
                 {t('order.total')}
               </th>
               <td className="num">
-                <strong>{f.number(o.total)}</strong>
+                <strong>{f.money(o.total)}</strong>
               </td>
             </tr>
+            {o.deliveredTotal !== undefined && (
+              <tr>
+                <th scope="row" colSpan={4}>
+                  {t('order.deliveredTotal')}
+                </th>
+                <td className="num" data-testid="delivered-total">
+                  <strong>{f.money(o.deliveredTotal)}</strong>
+                </td>
+              </tr>
+            )}
           </tfoot>
         </table>
       </div>

@@ -93,7 +93,7 @@ export default function Orders() {
                       <td>
                         <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span>
                       </td>
-                      <td className="num">{f.number(o.total)}</td>
+                      <td className="num">{f.money(o.total)}</td>
                       <td>{o.deliveryDate ? f.date(o.deliveryDate) : '—'}</td>
                     </tr>
                   ))}

@@ -56,7 +56,7 @@ function EntryRow({ list, entry, canWrite }: { list: string; entry: PriceEntry; 
             <input id={inputId} className="price-input" type="number" inputMode="decimal" step="any" min={0} required value={price} onChange={(e) => setPrice(e.target.value)} />
           </form>
         ) : (
-          <span data-testid="price">{f.number(entry.price)}</span>
+          <span data-testid="price">{f.money(entry.price)}</span>
         )}
       </td>
       <td>{f.dateTime(entry.updatedAt)}</td>

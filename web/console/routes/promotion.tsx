@@ -17,9 +17,11 @@ type DiscountTier = NonNullable<Promotion['discountTiersData']>[number];
 function Tiers({ p }: { p: Promotion }) {
   const t = useT();
   const f = useFormat();
-  const benefit = (tier: DiscountTier) => (tier.discountPercentage != null ? t('promo.percent', { value: f.number(tier.discountPercentage) }) : t('promo.amount', { value: f.number(tier.discountAmount ?? 0) }));
+  const benefit = (tier: DiscountTier) => (tier.discountPercentage != null ? t('promo.percent', { value: f.number(tier.discountPercentage) }) : t('promo.amount', { value: f.money(tier.discountAmount ?? 0) }));
   const discount = p.discountTiersData ? { measure: 'count' as const, tiers: p.discountTiersData } : p.discountTiersDataCash ? { measure: 'amount' as const, tiers: p.discountTiersDataCash } : null;
   const bonus = p.bonusTierData ?? p.bonusTierDataCash;
+  // Amount tiers start at an amount of money; quantity tiers at a count.
+  const bound = (n: number) => (discount?.measure === 'amount' ? f.money(n) : f.number(n));
   const gift = (b: NonNullable<typeof bonus>) =>
     t('promotion.giftOf', {
       quantity: f.number(b.quantityGiven),
@@ -46,8 +48,8 @@ function Tiers({ p }: { p: Promotion }) {
             <tbody>
               {discount.tiers.map((tier, i) => (
                 <tr key={i}>
-                  <td className="num">{f.number(tier.min)}</td>
-                  <td className="num">{tier.max !== undefined ? f.number(tier.max) : t('promotion.upToNext')}</td>
+                  <td className="num">{bound(tier.min)}</td>
+                  <td className="num">{tier.max !== undefined ? bound(tier.max) : t('promotion.upToNext')}</td>
                   <td>{benefit(tier)}</td>
                 </tr>
               ))}
@@ -59,7 +61,7 @@ function Tiers({ p }: { p: Promotion }) {
         <p data-testid="bonus">
           {bonus.quantityRequired != null
             ? t('promotion.bonusEvery', { required: f.number(bonus.quantityRequired), gift: gift(bonus) })
-            : t('promotion.bonusAmount', { amount: f.number(bonus.amountRequired ?? 0), gift: gift(bonus) })}
+            : t('promotion.bonusAmount', { amount: f.money(bonus.amountRequired ?? 0), gift: gift(bonus) })}
         </p>
       )}
     </>
@@ -83,7 +85,7 @@ export default function PromotionPage() {
       </section>
     );
   const p = promotion.data;
-  const phrases = promotionPhrases(p, t, f.number, f.number);
+  const phrases = promotionPhrases(p, t, f.money, f.number);
   return (
     <section>
       <p>

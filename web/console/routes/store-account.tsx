@@ -33,7 +33,7 @@ export default function StoreAccount() {
           <ul className="figures" data-testid="account-figures">
             {(['limit', 'used', 'pending', 'available', 'overdue'] as const).map((k) => (
               <li key={k} className="figure-box" data-figure={k}>
-                <span className="figure">{f.number(account.data[k])}</span> {t(`account.${k}`)}
+                <span className="figure">{f.money(account.data[k])}</span> {t(`account.${k}`)}
               </li>
             ))}
           </ul>
@@ -93,9 +93,9 @@ export default function StoreAccount() {
                       <td>{f.dateTime(i.issuedAt)}</td>
                       <td>{f.date(i.dueDate)}</td>
                       <td className={i.daysOverdue > 0 ? 'num overdue' : 'num'}>{f.number(i.daysOverdue)}</td>
-                      <td className="num">{f.number(i.amount)}</td>
-                      <td className="num">{f.number(i.paid)}</td>
-                      <td className="num">{f.number(i.balance)}</td>
+                      <td className="num">{f.money(i.amount)}</td>
+                      <td className="num">{f.money(i.paid)}</td>
+                      <td className="num">{f.money(i.balance)}</td>
                       <td>
                         {i.orderIds.length === 0
                           ? '—'
@@ -154,9 +154,9 @@ export default function StoreAccount() {
                       <td>{f.dateTime(p.paidAt)}</td>
                       <td>{p.method === 'CASH' || p.method === 'TRANSFER' || p.method === 'CARD' ? t(`paymentMethod.${p.method}`) : p.method}</td>
                       <td>{p.collectedBy ?? '—'}</td>
-                      <td className="num">{f.number(p.amount)}</td>
-                      <td>{p.allocations.length === 0 ? '—' : p.allocations.map((a) => `${a.invoiceInternalCode}: ${f.number(a.amount)}`).join(', ')}</td>
-                      <td className="num">{f.number(p.unallocated)}</td>
+                      <td className="num">{f.money(p.amount)}</td>
+                      <td>{p.allocations.length === 0 ? '—' : p.allocations.map((a) => `${a.invoiceInternalCode}: ${f.money(a.amount)}`).join(', ')}</td>
+                      <td className="num">{f.money(p.unallocated)}</td>
                     </tr>
                   ))}
                 </tbody>

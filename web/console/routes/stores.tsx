@@ -92,7 +92,7 @@ export default function Stores() {
                         )}
                       </td>
                       <td>{s.promotionGrouperCodes.length === 0 ? '—' : s.promotionGrouperCodes.map((g, i) => <code key={g}>{(i > 0 ? ', ' : '') + g}</code>)}</td>
-                      <td className="num">{s.settings.dropSize === null ? '—' : f.number(s.settings.dropSize)}</td>
+                      <td className="num">{s.settings.dropSize === null ? '—' : f.money(s.settings.dropSize)}</td>
                       <td>
                         <EnabledBadge enabled={s.enabled} />
                       </td>

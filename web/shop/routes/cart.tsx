@@ -209,7 +209,7 @@ export default function Cart() {
                 {result.rewards.map((r) =>
                   r.products.map((p) => (
                     <li key={`${r.promoInternalCode}/${p.internalCode}`} className="gift" data-gift={p.internalCode}>
-                      <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: nameOf(p.internalCode), units: p.units })}
+                      <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? nameOf(p.internalCode), units: p.units })}
                     </li>
                   )),
                 )}

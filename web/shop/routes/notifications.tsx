@@ -15,7 +15,11 @@ export default function Notifications() {
     mutationFn: (ids: number[]) => client.post('/app/notifications/read', { body: { ids } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.notifications }),
   });
-  const text = (n: Notification) => t(`notification.${n.type}` as MessageKey, { ticket: n.ticketId ?? '', order: n.orderId ?? '' });
+  // A delivery of fewer packages than ordered says so, and how many came (issue 34).
+  const text = (n: Notification) =>
+    n.type === 'ORDER_DELIVERED' && n.packages && n.packages.delivered < n.packages.ordered
+      ? t('notification.ORDER_DELIVERED_PART', { order: n.orderId ?? '', delivered: f.number(n.packages.delivered), ordered: f.number(n.packages.ordered) })
+      : t(`notification.${n.type}` as MessageKey, { ticket: n.ticketId ?? '', order: n.orderId ?? '' });
   return (
     <section>
       <h1>{t('notifications.title')}</h1>

@@ -93,6 +93,9 @@ export default function OrderPage() {
   if (order.isPending) return <Loading rows={4} />;
   if (order.error) return <ErrorBox error={order.error} retry={() => void order.refetch()} />;
   const o = order.data;
+  // Once delivered, the service answers what the store keeps; the page shows it beside what was ordered (issue 34).
+  const delivered = o.deliveredTotal !== undefined;
+  const packages = { delivered: o.products.reduce((n, l) => n + l.deliveredQuantity, 0), ordered: o.products.reduce((n, l) => n + l.quantity, 0) };
   return (
     <section>
       <h1>{t('orders.order', { id: o.id })}</h1>
@@ -115,13 +118,18 @@ export default function OrderPage() {
                 {f.money(l.unitPrice)} × {l.quantity}
                 {l.discount ? <span className="saving"> − {f.money(l.discount)}</span> : null} = <strong>{f.money(l.total)}</strong>
               </p>
+              {delivered && (
+                <p className="small" data-testid="line-quantities">
+                  {t('orders.quantities', { ordered: f.number(l.quantity), delivered: f.number(l.deliveredQuantity), returned: f.number(l.returnedQuantity) })}
+                </p>
+              )}
             </div>
           </li>
         ))}
         {o.promotions.rewards.flatMap((r) =>
           r.products.map((p) => (
             <li key={`gift/${r.promoInternalCode}/${p.internalCode}`} className="line gift">
-              <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: lineNames.get(p.internalCode) ?? giftName(p.internalCode), units: p.units })}
+              <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? lineNames.get(p.internalCode) ?? giftName(p.internalCode), units: p.units })}
             </li>
           )),
         )}
@@ -139,7 +147,20 @@ export default function OrderPage() {
         <dd>
           <strong>{f.money(o.total)}</strong>
         </dd>
+        {delivered && (
+          <>
+            <dt>{t('orders.deliveredTotal')}</dt>
+            <dd data-testid="delivered-total">
+              <strong>{f.money(o.deliveredTotal!)}</strong>
+            </dd>
+          </>
+        )}
       </dl>
+      {delivered && packages.delivered < packages.ordered && (
+        <p className="notice" data-testid="partial-delivery">
+          {t('orders.partial', { delivered: f.number(packages.delivered), ordered: f.number(packages.ordered) })}
+        </p>
+      )}
       <h2>{t('orders.history')}</h2>
       <ol className="history">
         {o.history.map((h, i) => (
