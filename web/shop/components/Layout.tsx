@@ -5,6 +5,7 @@ import { countPackages } from '../../lib/cart-state.ts';
 import { useCart, useSession } from '../../lib/session.ts';
 import { useT } from '../i18n.tsx';
 import { OfflineBanner } from './states.tsx';
+import { QueueRunner } from './OrderQueue.tsx';
 
 export function LanguageSwitch() {
   const t = useT();
@@ -101,6 +102,7 @@ export function Layout() {
         )}
       </header>
       <OfflineBanner />
+      {!bare && <QueueRunner />}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

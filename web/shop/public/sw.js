@@ -21,6 +21,10 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+async function tellPages(message) {
+  for (const page of await self.clients.matchAll({ type: 'window' })) page.postMessage(message);
+}
+
 async function networkFirst(request, cacheName, fallbackKey) {
   const cache = await caches.open(cacheName);
   try {
@@ -30,6 +34,8 @@ async function networkFirst(request, cacheName, fallbackKey) {
   } catch (error) {
     const kept = await cache.match(fallbackKey ?? request);
     if (!kept) throw error;
+    // The page says how old what it shows is ("actualizado hace 12 min"): the kept answer's date.
+    void tellPages({ type: 'surtido-offline', savedAt: kept.headers.get('date') });
     const headers = new Headers(kept.headers);
     headers.set('x-surtido-offline', '1');
     return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });

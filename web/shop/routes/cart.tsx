@@ -15,6 +15,7 @@ import { MinimumProgress, minimumBlocks } from '../components/MinimumProgress.ts
 import { CaseRuleNotes, learnRules, snapQuantity } from '../components/CaseRules.tsx';
 import { CreditChoice, isCreditRefusal, type PaymentMethod } from '../components/CreditChoice.tsx';
 import { useFormat, useT } from '../i18n.tsx';
+import { QueueOrderButton, seenPrices } from '../components/OrderQueue.tsx';
 
 const errorCode = (error: unknown) => (error && typeof error === 'object' && 'code' in error ? (error as { code: unknown }).code : undefined);
 
@@ -256,10 +257,14 @@ export default function Cart() {
       <label htmlFor="notes">{t('cart.notes')}</label>
       <textarea id="notes" rows={2} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} />
       {place.error && !isCreditRefusal(place.error) && <ErrorBox error={place.error} />}
-      {!online && <p className="warn">{t('state.offlineAction')}</p>}
+      {/* Offline, the order is queued on the phone and sent once when the network returns (web/lib/order-queue.ts). */}
+      {!online && (
+        <QueueOrderButton storeId={storeId} items={items} notes={notes} deliveryDate={deliveryDate} seen={seenPrices(queryClient, storeId, result?.lines)} onQueued={() => setItems([])} />
+      )}
       <button
         type="button"
         className="primary wide"
+        hidden={!online}
         disabled={!online || place.isPending || !result || minimumBlocks(minimum) || (result.violations?.length ?? 0) > 0 || result.lines.some((l) => 'error' in l)}
         onClick={() => place.mutate(undefined)}
       >

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { client, keys } from '../../lib/api.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
+import { QueuedOrders } from '../components/OrderQueue.tsx';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.tsx';
 
@@ -14,6 +15,7 @@ export default function Orders() {
   return (
     <section>
       <h1>{t('orders.title')}</h1>
+      <QueuedOrders storeId={storeId} />
       {orders.isPending ? (
         <Loading />
       ) : orders.error ? (
@@ -29,6 +31,7 @@ export default function Orders() {
                 <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}` as MessageKey)}</span>
                 <span className="muted small">
                   {f.dateTime(o.createdAt)} · {t('orders.items', { count: o.products.length })}
+                  {o.placedBy && ` · ${t('orders.placedBy', { name: o.placedBy.name })}`}
                 </span>
                 <strong>{f.money(o.total)}</strong>
               </Link>

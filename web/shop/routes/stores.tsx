@@ -36,6 +36,7 @@ export default function Stores() {
                 <span className="muted">
                   {s.supplier.name}
                   {!s.enabled && ` · ${t('stores.disabled')}`}
+                  {s.access === 'SELLER' && ` · ${t('stores.asSeller')}`}
                 </span>
               </button>
             </li>
