@@ -48,6 +48,7 @@ describe('members and console sessions', () => {
       email: 'owner@alpha.example',
       operator: false,
       supplierId: s.id,
+      mode: 'live',
       memberships: [{ supplier: { id: s.id, code: s.code, name: expect.any(String), enabled: true }, role: 'owner' }],
     });
     // The supplier API with the session alone; the write is audited under the person.
