@@ -54,7 +54,7 @@ inBrowser('the console: test mode and the checklist', () => {
     await page.reload();
     await page.getByTestId('checklist').waitFor();
     for (const step of ['token', 'brands', 'categories', 'products']) {
-      await expect.poll(() => page.locator(`[data-step="${step}"]`).getAttribute('data-done'), step).toBe('true');
+      await expect.poll(() => page.locator(`[data-step="${step}"]`).getAttribute('data-done'), { message: step }).toBe('true');
     }
     expect(await page.locator('[data-step="webhook"]').getAttribute('data-done')).toBe('false');
     expect(await page.getByRole('heading', { name: /Integración: 4 de 14 pasos/ }).count()).toBe(1);
