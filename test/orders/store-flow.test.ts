@@ -77,7 +77,7 @@ describe('the store side', () => {
     expect(preview.statusCode, preview.body).toBe(200);
     const p = preview.json();
     expect(p).toMatchObject({ subtotal: 58005, discountTotal: 3300, total: 54705, minimumOrder: null });
-    expect(p.rewards).toEqual([{ promoInternalCode: 'GIFTS', quantity: 2, products: [{ internalCode: 'GIFT', units: 1 }] }]);
+    expect(p.rewards).toEqual([{ promoInternalCode: 'GIFTS', quantity: 2, products: [{ internalCode: 'GIFT', units: 1, name: 'Product GIFT' }] }]);
 
     const placed = await app('POST', `/app/stores/${storeId}/orders`, { lines: cart, notes: 'ring twice' }, { 'idempotency-key': 'order-1' });
     expect(placed.statusCode, placed.body).toBe(200);
