@@ -25,6 +25,8 @@ export const BATCH_ENDPOINTS = [
   '/batch/deliveryzone',
   '/batch/invoice',
   '/batch/payment',
+  '/batch/recommendation',
+  '/batch/seller',
   '/order/bulk-import',
 ] as const;
 export type BatchEndpoint = (typeof BATCH_ENDPOINTS)[number];

@@ -305,6 +305,13 @@ export default function OrderPage() {
         <dd>
           {o.buyer.storeName} ({o.buyer.storeInternalCode}){o.buyer.user?.name ? ` · ${o.buyer.user.name}` : ''}
         </dd>
+        {/* Who placed it: only a seller's order and an imported one say (absent: the store's own user in the app). */}
+        {o.channel && (
+          <>
+            <dt>{t('order.channel')}</dt>
+            <dd data-testid="order-channel">{o.placedBy ? t('order.placedBySeller', { name: o.placedBy.name, code: o.placedBy.sellerInternalCode }) : t('order.imported')}</dd>
+          </>
+        )}
         <dt>{t('orders.created')}</dt>
         <dd>{f.dateTime(o.createdAt)}</dd>
         <dt>{t('order.deliveryDate')}</dt>
