@@ -73,6 +73,10 @@ run('offline orders and sellers in a browser', () => {
     const queued = page.locator('[data-queued]');
     await expect.poll(() => queued.getAttribute('data-queued')).toBe('queued');
     expect(await queued.textContent()).toContain('En cola');
+    // What the page shows offline is the service worker's kept copy, and it says how old it is.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('saved-ago').textContent(), { timeout: 10_000 }).toMatch(/^ Actualizado hace \d+ min\.$/);
+    await expect.poll(() => queued.getAttribute('data-queued')).toBe('queued');
     await accessible(page, 'orders queued offline');
     expect((await orders()).total, 'nothing reaches the supplier while offline').toBe(before.total);
 
@@ -113,7 +117,7 @@ run('offline orders and sellers in a browser', () => {
     await expect.poll(() => queued.getAttribute('data-queued'), { timeout: 20_000 }).toBe('sent');
     expect((await orders()).total).toBe(after.total + 1);
     await context.close();
-  });
+  }, 120_000);
 
   it('in Spanish: a seller signs in and places an order for the store they serve', async () => {
     const context = await shop.phone('es-CO');

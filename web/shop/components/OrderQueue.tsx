@@ -6,7 +6,9 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { invalidateStore } from '../../lib/api.ts';
 import type { CartItem } from '../../lib/cart-state.ts';
+import { pluralKey } from '../../lib/delivery.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
+import { useSession } from '../../lib/session.ts';
 import { flushQueue, orderQueue, sendAsItIsNow, type Difference, type QueuedOrder } from '../../lib/order-queue.ts';
 import { useFormat, useT } from '../i18n.tsx';
 import { useOnline } from './states.tsx';
@@ -55,7 +57,7 @@ export function QueueOrderButton({ storeId, items, notes, deliveryDate, seen, on
   const navigate = useNavigate();
   return (
     <>
-      <p className="warn">{t('queue.offlineHint')}</p>
+      <p className="hint">{t('queue.offlineHint')}</p>
       <button
         type="button"
         className="primary wide"
@@ -96,11 +98,12 @@ function QueuedItem({ order }: { order: QueuedOrder }) {
   const online = useOnline();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const { language } = useSession();
   const count = order.body.lines.length;
   return (
     <li className="queued" data-queued={order.state}>
       <div className="row">
-        <strong>{t('queue.order', { count })}</strong>
+        <strong>{t(pluralKey(language, 'queue.order', count), { count })}</strong>
         <span className={`status status-${order.state === 'sent' ? 'confirmed' : order.state === 'confirm' ? 'cancelled' : 'pending'}`}>{t(`queue.state.${order.state}` as MessageKey)}</span>
         <span className="muted small">{f.dateTime(order.createdAt)}</span>
       </div>

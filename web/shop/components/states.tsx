@@ -55,6 +55,8 @@ if (typeof navigator !== 'undefined' && 'serviceWorker' in navigator) {
     savedAt = at;
     savedListeners.forEach((l) => l());
   });
+  // Messages wait in the client's queue until it is started.
+  navigator.serviceWorker.startMessages();
   addEventListener('online', () => {
     savedAt = undefined;
     savedListeners.forEach((l) => l());
