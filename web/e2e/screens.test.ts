@@ -57,7 +57,8 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
       await page.getByTestId('discount-total').waitFor();
       await shot('06-cart');
       await context.setOffline(true);
-      await page.getByRole('button', { name: 'Hacer el pedido' }).isDisabled();
+      // Offline, the cart offers to queue the order (web/lib/order-queue.ts).
+      await page.getByRole('button', { name: 'Pedir sin conexión' }).waitFor();
       await page.screenshot({ path: path.join(out, '07-cart-offline.png') });
       await context.setOffline(false);
       await page.getByRole('button', { name: 'Hacer el pedido' }).click();
