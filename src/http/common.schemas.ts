@@ -18,8 +18,9 @@ const SPACE = ' \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
  * Written in the interoperable subset JSON Schema recommends (no lookaround, no `\p{…}`),
  * so Go, Python, Postman and Ajv all read the contract alike: a first character that is
  * neither a control nor a space, then optionally any non-controls ending in such a character.
+ * Like the rule it replaces it matches the empty string: `minLength` alone reports that.
  */
-export const CODE_PATTERN = `^[^${CONTROL}${SPACE}](?:[^${CONTROL}]*[^${CONTROL}${SPACE}])?$`;
+export const CODE_PATTERN = `^(?:[^${CONTROL}${SPACE}](?:[^${CONTROL}]*[^${CONTROL}${SPACE}])?)?$`;
 /** A file's name: no control characters and no path separators. */
 export const FILE_NAME_PATTERN = `^[^${CONTROL}/\\\\]+$`;
 export const Code = (options: { description?: string } = {}) => Type.String({ minLength: 1, maxLength: 100, pattern: CODE_PATTERN, ...options });
