@@ -47,6 +47,9 @@ const sandbox = async (path: string, body?: unknown): Promise<Call> => {
   return { path, ...(body === undefined ? {} : { body }), headers: aTest.headers };
 };
 
+/** A delivery zone's body: Thursdays, closing the day before at 18:00. */
+const zone = () => ({ name: 'Norte', timezone: 'America/Bogota', cutoffMode: 'strict', days: [{ weekday: 4, cutoff: { daysBefore: 1, time: '18:00' } }] });
+
 const RULES: Record<string, () => Promise<Call>> = {
   'PUT /sandbox/clock': () => sandbox('/sandbox/clock', { now: new Date(Date.now() + 86_400_000).toISOString() }),
   'DELETE /sandbox/clock': () => sandbox('/sandbox/clock'),
@@ -110,6 +113,8 @@ const RULES: Record<string, () => Promise<Call>> = {
   'POST /batch/grouper/stock': async () => ({ path: '/batch/grouper/stock', body: { add: { stores: [{ groupInternalCode: w.codes.stockGrouper, storeInternalCode: w.codes.store1 }] } } }),
   'POST /batch/stock/grouper': async () => ({ path: '/batch/stock/grouper', body: { upsert: [{ grouperCode: w.codes.stockGrouper, productInternalCode: w.codes.product, available: true }] } }),
   'POST /batch/store': async () => ({ path: '/batch/store', body: { upsert: [{ internalCode: next('ST'), name: 'Store' }] } }),
+  'PUT /deliveryzone/:code': async () => ({ path: `/deliveryzone/${next('ZONE')}`, body: zone() }),
+  'POST /batch/deliveryzone': async () => ({ path: '/batch/deliveryzone', body: { upsert: [{ internalCode: next('ZONE'), ...zone() }] } }),
   'PUT /store/:code/credit': async () => ({ path: `/store/${w.codes.store2}/credit`, body: { paymentMethods: ['CREDIT'], limit: 0, allowOverLimitWithApproval: true } }),
   // An order of S2 on credit hold (S2's terms: no credit, approval allowed), released.
   'PUT /order/:id/release': async () => {

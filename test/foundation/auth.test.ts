@@ -188,8 +188,9 @@ describe('admin API', () => {
 
   it('sets the global minimum order', async () => {
     const res = await t.admin('PUT', `/admin/suppliers/${a.id}/settings`, { minimumOrder: 50000.5 });
-    expect(res.json()).toEqual({ minimumOrder: 50000.5 });
-    expect((await t.admin('PUT', `/admin/suppliers/${a.id}/settings`, { minimumOrder: null })).json()).toEqual({ minimumOrder: null });
+    // The settings answer every setting: the order guide's window keeps its default.
+    expect(res.json()).toEqual({ minimumOrder: 50000.5, orderGuideDays: 90 });
+    expect((await t.admin('PUT', `/admin/suppliers/${a.id}/settings`, { minimumOrder: null })).json()).toEqual({ minimumOrder: null, orderGuideDays: 90 });
     expect((await t.admin('PUT', `/admin/suppliers/${a.id}/settings`, { minimumOrder: -1 })).statusCode).toBe(400);
   });
 });
