@@ -72,4 +72,27 @@ describe("the sandbox's clock", () => {
     expect((await as(t, live, 'PUT', '/sandbox/clock', { now: `${dayFromToday(3)}T10:00:00Z` })).statusCode).toBe(404);
     expect((await as(t, live, 'GET', '/sandbox/clock')).statusCode).toBe(404);
   });
+
+  it("moves a twin's delivery dates and cut-offs, for the store and the supplier alike; live dates stay", async () => {
+    // The same zone in both worlds: every day, closing at 18:00 UTC the day before.
+    const zone = { name: 'Todos', timezone: 'UTC', cutoffMode: 'strict', days: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, cutoff: { daysBefore: 1, time: '18:00' } })) };
+    for (const s of [live, test]) {
+      expect((await as(t, s, 'PUT', '/deliveryzone/TODOS', zone)).statusCode).toBe(200);
+      await t.runBatch(s, '/batch/store', { upsert: [{ internalCode: 'S1', name: 'Tienda', deliveryZoneCode: 'TODOS' }] });
+    }
+    const first = async (s: TestSupplier, buyer: typeof liveBuyer) => {
+      const supplierSide = (await as(t, s, 'GET', '/store/S1/delivery-options')).json().data[0];
+      const storeSide = (await t.request({ method: 'GET', url: `/app/stores/${buyer.storeId}/delivery-options`, headers: buyer.headers })).json().data[0];
+      expect(storeSide).toEqual(supplierSide);
+      return supplierSide as { date: string; cutoffAt: string };
+    };
+    const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
+    expect((await first(test, testBuyer)).date).toBe((await first(live, liveBuyer)).date);
+    const moved = await as(t, test, 'PUT', '/sandbox/clock', { now: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const [twin, real] = [await first(test, testBuyer), await first(live, liveBuyer)];
+    expect(days(real.date, twin.date)).toBe(3);
+    expect(days(real.cutoffAt, twin.cutoffAt)).toBe(3);
+    expect((await as(t, test, 'DELETE', '/sandbox/clock')).statusCode).toBe(200);
+  });
 });

@@ -57,6 +57,10 @@ export const deliveryRoutes =
         params: CodeParams,
         response: { 200: DeliveryOptions, ...problems(401, 403, 404) },
       },
-      handler: (request) => storeOptions(deps.db, supplierOf(request).supplierId, request.params.code, deps.clock.now()),
+      handler: async (request) => {
+        const { supplierId } = supplierOf(request);
+        // The supplier's time: a test twin's moved clock moves its cut-offs too (src/modules/sandbox).
+        return storeOptions(deps.db, supplierId, request.params.code, await deps.clocks.nowFor(supplierId));
+      },
     });
   };

@@ -186,7 +186,8 @@ export const storeAppRoutes =
       handler: async (request) => {
         const context = ctx();
         const { store } = await buyer(request, context);
-        return optionsOf(await cachedZoneOfStore(context, store.id), deps.clock.now());
+        // The supplier's time: a test twin's moved clock moves its cut-offs too (src/modules/sandbox).
+        return optionsOf(await cachedZoneOfStore(context, store.id), await deps.clocks.nowFor(store.supplier_id));
       },
     });
 
