@@ -76,6 +76,8 @@ const routeTree = root.addChildren([
   // Receivables (issue #31): the aging of open invoices and a store's account.
   page('/accounts', () => import('./routes/accounts.tsx'), signedIn, (s) => ({ store: text(s.store), page: s.page === undefined ? undefined : pageOf(s.page) })),
   page('/accounts/$code', () => import('./routes/store-account.tsx'), signedIn),
+  // Sellers (issue #32): the supplier's sales reps and the stores they serve.
+  page('/sellers', () => import('./routes/sellers.tsx'), signedIn, (s) => ({ search: text(s.search), page: s.page === undefined ? undefined : pageOf(s.page) })),
   page('/groupers', () => import('./routes/groupers.tsx'), signedIn, (s) => ({
     kind: s.kind === 'stock' ? ('stock' as const) : undefined,
     search: text(s.search),

@@ -283,7 +283,7 @@ inBrowser('the console in a browser', () => {
     await accessible(viewer, 'order (viewer)');
     // No button that writes: printing the order (its packing list) is for every role.
     expect(await viewer.getByRole('button').allTextContents()).toEqual(['Salir', 'Imprimir']);
-    expect(await viewer.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Resumen', 'Pedidos', 'Tickets', 'Productos', 'Listas de precios', 'Tiendas', 'Cartera', 'Agrupadores', 'Promociones', 'Importaciones', 'Lotes', 'Webhooks', 'Auditoría']);
+    expect(await viewer.getByRole('navigation', { name: 'Secciones de la consola' }).getByRole('link').allTextContents()).toEqual(['Resumen', 'Pedidos', 'Tickets', 'Productos', 'Listas de precios', 'Tiendas', 'Cartera', 'Vendedores', 'Agrupadores', 'Promociones', 'Importaciones', 'Lotes', 'Webhooks', 'Auditoría']);
     await viewer.goto(`/console/tickets/${ticketId}`);
     await expect.poll(() => viewer.getByTestId('ticket-status').textContent()).toBe('Esperando a la tienda');
     await viewer.getByText(complaint).waitFor();

@@ -40,6 +40,7 @@ function Nav() {
         ['/pricelists', t('nav.pricelists'), can('supplier/pricelist.read')],
         ['/stores', t('nav.stores'), can('supplier/store.read')],
         ['/accounts', t('nav.accounts'), can('supplier/store.read')],
+        ['/sellers', t('nav.sellers'), can('supplier/store.read')],
         ['/groupers', t('nav.groupers'), can('supplier/grouper.read')],
         ['/promotions', t('nav.promotions'), can('supplier/promotion.read')],
         ['/imports', t('nav.imports'), can('supplier/batch.read')],

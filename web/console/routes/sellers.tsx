@@ -1,0 +1,202 @@
+// The supplier's sellers (issue #32): the sales reps who order for the stores they serve.
+// The ERP loads them (PUT /seller/{code}, /batch/seller); a member with the stores' write
+// scope adds or edits one here with the same PUT, so the rules are the API's: a name, a
+// phone, an email or both (they sign in to the store app with them), the codes of the
+// stores served (a code not loaded yet is kept, as every store link). A refused save shows
+// each problem under its field, found by the problem's JSON Pointer.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { SurtidoApiError } from 'surtido/console-client';
+import { client, useCan } from '../lib/api.ts';
+import { SearchForm } from '../components/catalog.tsx';
+import { ErrorBox, Listed, Notice, Pager } from '../components/states.tsx';
+import { useT } from '../i18n.ts';
+
+const TAKE = 25;
+type Search = { search?: string; page?: number };
+type Seller = { internalCode: string; name: string; phone: string | null; email: string | null; storeInternalCodes: string[] };
+const FIELDS = ['code', 'name', 'phone', 'email', 'stores'] as const;
+type Field = (typeof FIELDS)[number];
+type Draft = Record<Field, string>;
+const EMPTY: Draft = { code: '', name: '', phone: '', email: '', stores: '' };
+
+/** The form's field a problem's pointer names: the body's field, or the path's code. */
+function fieldOf(pointer: string): Field | undefined {
+  const top = pointer.split('/')[pointer.startsWith('/params/') ? 2 : 1];
+  if (top === 'code' || top === 'internalCode') return 'code';
+  if (top === 'storeInternalCodes') return 'stores';
+  return (FIELDS as readonly string[]).includes(top ?? '') ? (top as Field) : undefined;
+}
+
+function SellerForm(props: { editing: Seller | null; done: () => void }) {
+  const t = useT();
+  const queries = useQueryClient();
+  const start = props.editing
+    ? { code: props.editing.internalCode, name: props.editing.name, phone: props.editing.phone ?? '', email: props.editing.email ?? '', stores: props.editing.storeInternalCodes.join(', ') }
+    : EMPTY;
+  const [draft, setDraft] = useState<Draft>(start);
+  const save = useMutation({
+    mutationFn: () => {
+      // Empty boxes are left out (a phone or an email is optional alone); the stores are codes separated by commas or lines.
+      const stores = draft.stores.split(/[,\n]/).map((s) => s.trim()).filter((s) => s !== '');
+      return client.put('/seller/{code}', {
+        params: { path: { code: draft.code.trim() } },
+        body: {
+          name: draft.name.trim(),
+          ...(draft.phone.trim() ? { phone: draft.phone.trim() } : {}),
+          ...(draft.email.trim() ? { email: draft.email.trim() } : {}),
+          storeInternalCodes: stores,
+        },
+      });
+    },
+    onSuccess: async () => {
+      await queries.invalidateQueries({ queryKey: ['sellers'] });
+      if (!props.editing) setDraft(EMPTY);
+    },
+  });
+  const problems = new Map<Field, string>();
+  if (save.error instanceof SurtidoApiError) {
+    for (const p of save.error.errors) {
+      const field = fieldOf(p.pointer);
+      if (field && !problems.has(field)) problems.set(field, t(p.code === 'REQUIRED' && field === 'phone' ? 'sellers.problem.contact' : `sellers.problem.${field}`));
+    }
+  }
+  const box = (field: Field, type: string, extra: { required?: boolean; disabled?: boolean; hint?: string; autoComplete?: string; inputMode?: 'tel' | 'email' } = {}) => {
+    const id = `seller-${field}`;
+    const problem = problems.get(field);
+    const described = [extra.hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
+    return (
+      <div>
+        <label htmlFor={id}>{t(`sellers.${field}`)}</label>
+        <input
+          id={id}
+          type={type}
+          value={draft[field]}
+          required={extra.required}
+          disabled={extra.disabled}
+          inputMode={extra.inputMode}
+          autoComplete={extra.autoComplete ?? 'off'}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={described || undefined}
+          onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
+        />
+        {extra.hint && (
+          <p id={`${id}-hint`} className="muted small">
+            {extra.hint}
+          </p>
+        )}
+        {problem && (
+          <p id={`${id}-problem`} className="field-error">
+            {problem}
+          </p>
+        )}
+      </div>
+    );
+  };
+  return (
+    <form
+      className="panel filters seller-form"
+      aria-labelledby="seller-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h2 id="seller-form" className="full">
+        {props.editing ? t('sellers.edit', { name: props.editing.name }) : t('sellers.add')}
+      </h2>
+      {box('code', 'text', { required: true, disabled: props.editing !== null })}
+      {box('name', 'text', { required: true })}
+      {box('phone', 'tel', { hint: t('sellers.phoneHint'), inputMode: 'tel' })}
+      {box('email', 'email', { inputMode: 'email' })}
+      {box('stores', 'text', { hint: t('sellers.storesHint') })}
+      <div className="full">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {t('sellers.save')}
+        </button>{' '}
+        {props.editing && (
+          <button type="button" onClick={props.done}>
+            {t('sellers.cancel')}
+          </button>
+        )}
+      </div>
+      <div className="full">
+        {save.isSuccess && <Notice>{t('sellers.saved', { name: save.data.name })}</Notice>}
+        {save.error && <ErrorBox error={save.error} />}
+      </div>
+    </form>
+  );
+}
+
+export default function Sellers() {
+  const t = useT();
+  const can = useCan();
+  const search = useSearch({ from: '/sellers' }) as Search;
+  const navigate = useNavigate();
+  const go = (next: Partial<Search>) => void navigate({ to: '/sellers', search: { ...search, ...next } });
+  const [editing, setEditing] = useState<Seller | null>(null);
+  const page = search.page ?? 1;
+  const query = { search: search.search, page, take: TAKE };
+  const sellers = useQuery({
+    queryKey: ['sellers', query],
+    queryFn: () => client.get('/seller', { params: { query } }),
+    placeholderData: keepPreviousData,
+  });
+  const write = can('supplier/store.write');
+  return (
+    <section>
+      <h1>{t('sellers.title')}</h1>
+      <p className="muted">{t('sellers.intro')}</p>
+      <SearchForm key={search.search ?? ''} id="seller-search" label={t('sellers.search')} value={search.search} apply={(s) => go({ search: s, page: undefined })} />
+      <Listed query={sellers} empty={t('sellers.empty')}>
+        {(found) => (
+          <>
+            <div className="table-wrap" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('sellers.code')}</th>
+                    <th scope="col">{t('sellers.name')}</th>
+                    <th scope="col">{t('sellers.phone')}</th>
+                    <th scope="col">{t('sellers.email')}</th>
+                    <th scope="col">{t('sellers.stores')}</th>
+                    {write && (
+                      <th scope="col">
+                        <span className="visually-hidden">{t('sellers.actions')}</span>
+                      </th>
+                    )}
+                  </tr>
+                </thead>
+                <tbody>
+                  {found.data.map((s) => (
+                    <tr key={s.internalCode} data-seller={s.internalCode}>
+                      <td>
+                        <code>{s.internalCode}</code>
+                      </td>
+                      <td>{s.name}</td>
+                      <td>{s.phone ?? '—'}</td>
+                      <td>{s.email ?? '—'}</td>
+                      <td data-stores>{s.storeInternalCodes.length === 0 ? <span className="muted">{t('sellers.none')}</span> : s.storeInternalCodes.map((c, i) => <code key={c}>{(i > 0 ? ', ' : '') + c}</code>)}</td>
+                      {write && (
+                        <td>
+                          <button type="button" className="link" aria-label={t('sellers.editOne', { name: s.name })} onClick={() => setEditing(s)}>
+                            {t('sellers.editButton')}
+                          </button>
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
+          </>
+        )}
+      </Listed>
+      {/* A new key per seller edited, so the form starts from that seller's values. */}
+      {write && <SellerForm key={editing?.internalCode ?? ''} editing={editing} done={() => setEditing(null)} />}
+    </section>
+  );
+}
