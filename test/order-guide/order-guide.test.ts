@@ -200,5 +200,9 @@ describe('the order guide', () => {
     expect(b).toMatchObject({ multiple: 6, usualQuantity: 12 });
     const res = await app('POST', `/app/stores/${storeId}/order-guide/fill`, { counts: [{ productInternalCode: 'B', onHand: 13 }] });
     expect(res.json().lines[0]).toMatchObject({ quantity: 18, par: 30, onHand: 13 });
+    // The multiple counts units (pricing's case rules): A's boxes of 12 in cases of 24 step by 2 boxes, not 24.
+    await sql`update products set multiple = 24 where supplier_id = ${s.id} and internal_code = 'A'`.execute(t.deps.db);
+    const a = (await app('GET', `/app/stores/${storeId}/order-guide`)).json().data.find((i: { productInternalCode: string }) => i.productInternalCode === 'A');
+    expect(a).toMatchObject({ units: 12, multiple: 24, usualQuantity: 2 });
   });
 });

@@ -44,13 +44,26 @@ describe('product histories', () => {
 
 describe('par and case multiples', () => {
   it('orders max(par − onHand, 0), rounded up to the multiple (1 when the product has none)', () => {
-    expect(fillToPar(30, 12, 1)).toBe(18);
-    expect(fillToPar(30, 12, null)).toBe(18);
-    expect(fillToPar(30, 13, 6)).toBe(18);
-    expect(fillToPar(30, 12, 6)).toBe(18);
-    expect(fillToPar(30, 31, 6)).toBe(0);
-    expect(toMultiple(1, 24)).toBe(24);
-    expect(toMultiple(5, undefined)).toBe(5);
+    expect(fillToPar(30, 12, 1, 1)).toBe(18);
+    expect(fillToPar(30, 12, null, 1)).toBe(18);
+    expect(fillToPar(30, 13, 6, 1)).toBe(18);
+    expect(fillToPar(30, 12, 6, 1)).toBe(18);
+    expect(fillToPar(30, 31, 6, 1)).toBe(0);
+    expect(toMultiple(1, 24, 1)).toBe(24);
+    expect(toMultiple(5, undefined, 1)).toBe(5);
+  });
+
+  it('counts the multiple in units: the step in packages of `units` is multiple / gcd(multiple, units)', () => {
+    // A case of 12: two packages of 6, one of 12 or 24, twelve singles, four of 3.
+    expect(fillToPar(1, 0, 12, 6)).toBe(2);
+    expect(fillToPar(3, 0, 12, 6)).toBe(4);
+    expect(toMultiple(1, 12, 12)).toBe(1);
+    expect(toMultiple(3, 12, 24)).toBe(3);
+    expect(toMultiple(1, 12, 1)).toBe(12);
+    expect(toMultiple(5, 12, 3)).toBe(8);
+    // A case of 4 bought in packages of 6: 2 packages (12 units) is the first whole number of cases.
+    expect(toMultiple(1, 4, 6)).toBe(2);
+    expect(fillToPar(0, 3, 12, 6)).toBe(0);
   });
 });
 

@@ -46,18 +46,25 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
 /**
- * A quantity of packages rounded up to the product's case multiple (1 when the product
- * has none): a case-sold product is never suggested in a quantity the cart would refuse.
+ * A quantity of packages of `units` rounded up to a whole number of cases (as is when the
+ * product has no multiple): a case-sold product is never suggested in a quantity the cart
+ * would refuse. The multiple counts units, not packages (pricing's "Case rules": a case of
+ * 12 is one box of 12 or 12 singles), so the step in packages is `multiple / gcd(multiple,
+ * units)`: 2 boxes of 6, 1 box of 12 or 24, 12 singles (the shop's CaseRules does the same).
  */
-export function toMultiple(quantity: number, multiple: number | null | undefined): number {
+export function toMultiple(quantity: number, multiple: number | null | undefined, units: number): number {
   const m = multiple && multiple > 1 ? Math.floor(multiple) : 1;
-  return Math.ceil(quantity / m) * m;
+  const u = Number.isInteger(units) && units > 0 ? units : 1;
+  const step = m / gcd(m, u);
+  return Math.ceil(quantity / step) * step;
 }
 
-/** What to order to bring the shelf back to its par: max(par − onHand, 0), rounded up to the case multiple. */
-export function fillToPar(par: number, onHand: number, multiple: number | null | undefined): number {
-  return toMultiple(Math.max(par - onHand, 0), multiple);
+/** What to order to bring the shelf back to its par (in packages of `units`): max(par − onHand, 0), rounded up to whole cases. */
+export function fillToPar(par: number, onHand: number, multiple: number | null | undefined, units: number): number {
+  return toMultiple(Math.max(par - onHand, 0), multiple, units);
 }
 
 const dayNumber = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;

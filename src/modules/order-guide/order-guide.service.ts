@@ -76,7 +76,7 @@ export async function guideItems(ctx: StoreAppContext, store: StoreContext, hist
     const h = byCode.get(code);
     const multiple = multiples.get(code) ?? 1;
     const units = h?.units ?? smallestSize.get(code) ?? 1;
-    return { code, h, multiple, units, usualQuantity: toMultiple(h?.usualQuantity ?? 1, multiple) };
+    return { code, h, multiple, units, usualQuantity: toMultiple(h?.usualQuantity ?? 1, multiple, units) };
   });
   const priced = await priceLines(ctx, store, rows.map((r) => ({ productInternalCode: r.code, units: r.units, quantity: r.usualQuantity })));
   return rows.map(({ code, h, multiple, units, usualQuantity }) => {
@@ -142,7 +142,7 @@ export async function fill(ctx: StoreAppContext, store: StoreContext, body: Stat
     const item = items.get(productInternalCode);
     if (!item) out.skipped.push({ productInternalCode, reason: 'NOT_IN_GUIDE' });
     else if (item.par === null) out.skipped.push({ productInternalCode, reason: 'NO_PAR' });
-    else out.lines.push({ productInternalCode, units: item.units, quantity: fillToPar(item.par, onHand, item.multiple), par: item.par, onHand, available: item.available });
+    else out.lines.push({ productInternalCode, units: item.units, quantity: fillToPar(item.par, onHand, item.multiple, item.units), par: item.par, onHand, available: item.available });
   }
   return out;
 }

@@ -125,7 +125,7 @@ export async function storeRecommendations(ctx: StoreAppContext, store: StoreCon
   const multiples = await caseMultiples(ctx.db, store.store.supplier_id, due.map((d) => d.h.code));
   const lines = [
     ...rows.flatMap((r) => r.products.map((p) => ({ productInternalCode: p.productInternalCode, units: p.units, quantity: p.quantity }))),
-    ...due.map(({ h }) => ({ productInternalCode: h.code, units: h.units, quantity: toMultiple(h.usualQuantity, multiples.get(h.code)) })),
+    ...due.map(({ h }) => ({ productInternalCode: h.code, units: h.units, quantity: toMultiple(h.usualQuantity, multiples.get(h.code), h.units) })),
   ];
   const codes = unique(lines.map((l) => l.productInternalCode));
   const [priced, data] = await Promise.all([priceLines(ctx, store, lines), codes.length ? productSource(ctx, store)(codes) : Promise.resolve({ products: [] })]);
@@ -152,7 +152,7 @@ export async function storeRecommendations(ctx: StoreAppContext, store: StoreCon
       start: null,
       end: null,
       products: due.map(({ h, cadence }) => ({
-        ...product({ productInternalCode: h.code, units: h.units, quantity: toMultiple(h.usualQuantity, multiples.get(h.code)) }),
+        ...product({ productInternalCode: h.code, units: h.units, quantity: toMultiple(h.usualQuantity, multiples.get(h.code), h.units) }),
         cadence: { everyDays: cadence.everyDays, daysSinceLast: cadence.daysSinceLast, lastOrderedAt: h.lastOrderedAt },
       })),
     });
