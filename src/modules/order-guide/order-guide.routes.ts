@@ -34,7 +34,7 @@ export const orderGuideRoutes =
       handler: async (request) => {
         const context = ctx();
         const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
-        return orderGuide(context, member, request.query, deps.clock.now(), timezone);
+        return orderGuide(context, member, request.query, await deps.clocks.nowFor(member.store.supplier_id), timezone);
       },
     });
 
@@ -66,7 +66,7 @@ export const orderGuideRoutes =
       handler: async (request) => {
         const context = ctx();
         const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
-        return fill(context, member, request.body, deps.clock.now(), timezone);
+        return fill(context, member, request.body, await deps.clocks.nowFor(member.store.supplier_id), timezone);
       },
     });
 

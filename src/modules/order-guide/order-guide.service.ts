@@ -8,7 +8,7 @@ import { notFound, validationError } from '../../lib/errors.ts';
 import { orderById } from '../orders/orders.service.ts';
 import { takingPartFor } from '../pricing/pricing.engine.ts';
 import type { CartLine, LineErrorCode } from '../pricing/pricing.types.ts';
-import type { StoreAppContext } from '../store-app/store-app.context.ts';
+import { todayOf, type StoreAppContext } from '../store-app/store-app.context.ts';
 import type { StoreContext } from '../store-app/store-app.pricing-context.ts';
 import { productsByCode } from '../store-app/store-app.repository.ts';
 import { inForce, priceStoreCart, productSource } from '../store-app/store-app.service.ts';
@@ -58,7 +58,7 @@ export async function priceLines(ctx: StoreAppContext, store: StoreContext, line
 /** The promotions taking part for the store today, by product code, as badges. */
 async function badges(ctx: StoreAppContext, store: StoreContext) {
   const promotions = await inForce(ctx, store.store.supplier_id);
-  const takesPart = takingPartFor({ today: ctx.today, groupers: store.supplierGroupers, store: store.pricingStore });
+  const takesPart = takingPartFor({ today: await todayOf(ctx, store.store.supplier_id), groupers: store.supplierGroupers, store: store.pricingStore });
   return (code: string) => (promotions.byProduct.get(code) ?? []).filter(takesPart).map((p) => promotions.shown.get(p)!);
 }
 

@@ -6,7 +6,7 @@ import { storeUserOf, supplierOf } from '../../http/auth.ts';
 import { audited } from '../../http/audit.ts';
 import { CodeParams, problems } from '../../http/common.schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { todayIn } from '../../lib/clock.ts';
+import { todayFor } from '../../lib/clock.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
 import { requireBuyerAccess } from '../store-app/store-app.membership.ts';
 import { StoreParams } from '../store-app/store-app.schemas.ts';
@@ -20,7 +20,8 @@ const tags = ['recommendations'];
 export const recommendationRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const today = () => todayIn(deps.clock, deps.config.timezone);
+    // The supplier's today: a test twin's clock may have been moved (src/modules/sandbox).
+    const today = (supplierId: number) => todayFor(deps.clocks, supplierId, deps.config.timezone);
 
     app.put('/recommendation/:code', {
       config: write,
@@ -31,13 +32,17 @@ export const recommendationRoutes =
         body: RecommendationBody,
         response: { 200: Recommendation, ...problems(400, 401, 403, 413, 415) },
       },
-      handler: (request) => audited(deps, request, (db) => putRecommendation(db, supplierOf(request).supplierId, request.params.code, request.body, today())),
+      handler: async (request) => {
+        const { supplierId } = supplierOf(request);
+        const day = await today(supplierId);
+        return audited(deps, request, (db) => putRecommendation(db, supplierId, request.params.code, request.body, day));
+      },
     });
 
     app.get('/recommendation/:code', {
       config: read,
       schema: { tags, summary: 'One recommendation', params: CodeParams, response: { 200: Recommendation, ...problems(401, 403, 404) } },
-      handler: (request) => getRecommendation(deps.db, supplierOf(request).supplierId, request.params.code, today()),
+      handler: async (request) => getRecommendation(deps.db, supplierOf(request).supplierId, request.params.code, await today(supplierOf(request).supplierId)),
     });
 
     app.get('/recommendation', {
@@ -48,7 +53,7 @@ export const recommendationRoutes =
         querystring: RecommendationListQuery,
         response: { 200: RecommendationPage, ...problems(400, 401, 403) },
       },
-      handler: (request) => listRecommendations(deps.db, supplierOf(request).supplierId, request.query, today()),
+      handler: async (request) => listRecommendations(deps.db, supplierOf(request).supplierId, request.query, await today(supplierOf(request).supplierId)),
     });
 
     app.get('/app/stores/:storeId/recommendations', {
@@ -62,7 +67,7 @@ export const recommendationRoutes =
       handler: async (request) => {
         const context = storeAppContext(deps);
         const member = await requireBuyerAccess(context, storeUserOf(request), request.params.storeId);
-        return storeRecommendations(context, member, deps.clock.now(), deps.config.timezone);
+        return storeRecommendations(context, member, await deps.clocks.nowFor(member.store.supplier_id), deps.config.timezone);
       },
     });
   };

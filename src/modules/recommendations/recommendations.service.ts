@@ -11,7 +11,7 @@ import { lastPerKey } from '../batch/batch.kinds.ts';
 import { priceLines, storeHistory } from '../order-guide/order-guide.service.ts';
 import { cadenceOf, toMultiple } from '../order-guide/order-guide.rules.ts';
 import { caseMultiples } from '../order-guide/order-guide.repository.ts';
-import type { StoreAppContext } from '../store-app/store-app.context.ts';
+import { todayOf, type StoreAppContext } from '../store-app/store-app.context.ts';
 import type { StoreContext } from '../store-app/store-app.pricing-context.ts';
 import { productSource } from '../store-app/store-app.service.ts';
 import * as repo from './recommendations.repository.ts';
@@ -109,14 +109,16 @@ export async function listRecommendations(
 export async function storeRecommendations(ctx: StoreAppContext, store: StoreContext, at: Date, timezone: string): Promise<{ data: Static<typeof StoreRecommendation>[] }> {
   const enabled = new Set(store.supplierGroupers.filter((g) => g.enabled).map((g) => g.internalCode));
   const groupers = store.groupers.promotionGrouperCodes.filter((c) => enabled.has(c));
+  // The supplier's today, not the process's: a test twin's clock may have been moved.
+  const today = await todayOf(ctx, store.store.supplier_id);
   const [rows, history] = await Promise.all([
-    repo.recommendationsForStore(ctx.db, store.store.supplier_id, store.store.internal_code, groupers, ctx.today),
+    repo.recommendationsForStore(ctx.db, store.store.supplier_id, store.store.internal_code, groupers, today),
     storeHistory(ctx, store, at, timezone),
   ]);
   const due = history.histories
     .filter((h) => !history.preferences.get(h.code)?.hidden)
     .flatMap((h) => {
-      const cadence = cadenceOf(h.days, ctx.today);
+      const cadence = cadenceOf(h.days, today);
       return cadence?.due ? [{ h, cadence }] : [];
     })
     // The most overdue first (days since ÷ N), then by code: a total, stable order.
