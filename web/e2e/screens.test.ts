@@ -71,6 +71,8 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
       await page.getByRole('link', { name: 'Pedidos', exact: true }).click();
       await page.locator('[data-order]').first().waitFor();
       await shot('09-orders');
+      // The promotions are a section of the catalog (five tabs fit a 360 px phone).
+      await page.getByRole('link', { name: 'Catálogo', exact: true }).click();
       await page.getByRole('link', { name: 'Promociones' }).click();
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       await shot('10-promotions');

@@ -82,6 +82,37 @@ run('"Lo de siempre" in a browser', () => {
     // 2 boxes of cola, 1 box of chips, 10 bags of rice.
     await expect.poll(() => page.getByTestId('cart-count').textContent()).toBe('13');
 
+    // The tab bar fits the 360 px phone with the cart's count: no sideways scroll, every tab on screen, no label on two lines.
+    // Avisos gets the same count as an unread one would (the demo has none), measured, then removed.
+    const tabs = await page.getByRole('navigation', { name: 'Navegación principal' }).evaluate((nav) => {
+      const unread = Object.assign(document.createElement('span'), { className: 'count', textContent: '12' });
+      nav.querySelector('a:last-child')!.append(unread);
+      const linesOf = (a: Element) =>
+        Math.max(
+          ...[...a.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => {
+              const range = document.createRange();
+              range.selectNodeContents(n);
+              return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+            }),
+        );
+      const measured = {
+        overflow: nav.scrollWidth - nav.clientWidth,
+        width: window.innerWidth,
+        links: [...nav.querySelectorAll('a')].map((a) => ({ text: a.textContent, right: a.getBoundingClientRect().right, lines: linesOf(a) })),
+      };
+      unread.remove();
+      return measured;
+    });
+    expect(tabs.width).toBe(360);
+    expect(tabs.overflow, JSON.stringify(tabs)).toBeLessThanOrEqual(0);
+    expect(tabs.links.map((l) => l.text)).toEqual(['Lo de siempre', 'Catálogo', 'Carrito13', 'Pedidos', 'Avisos12']);
+    for (const link of tabs.links) {
+      expect(link.right, link.text!).toBeLessThanOrEqual(360);
+      expect(link.lines, link.text!).toBe(1);
+    }
+
     await page.getByRole('navigation').getByRole('link', { name: /^Carrito/ }).click();
     await page.waitForURL('**/shop/cart');
     await page.getByRole('spinbutton', { name: /Cantidad de Gaseosa cola 350 ml/ }).waitFor();

@@ -30,22 +30,30 @@ function CartCount({ storeId }: { storeId: number }) {
   return n > 0 ? <span className="count" data-testid="cart-count">{n}</span> : null;
 }
 
+/**
+ * Five tabs, the most a 360 px phone shows without scrolling sideways or wrapping a label
+ * (web/e2e/usual.test.ts measures it). "Sugerido para ti" and "Promociones" are sections
+ * reached from the top of "Lo de siempre" and the catalog, whose tab stays marked there;
+ * "Ayuda" is in the header beside "Mi cuenta".
+ */
+const WITHIN: Record<string, string> = { '/suggested': '/usual', '/promotions': '/catalog' };
+
 function Nav({ storeId }: { storeId: number | undefined }) {
   const t = useT();
   const unread = useUnreadCount();
+  const path = useRouterState({ select: (s) => s.location.pathname });
+  const section = Object.entries(WITHIN).find(([page]) => path.endsWith(page))?.[1];
   const links = [
     ['/usual', t('nav.usual')],
     ['/catalog', t('nav.catalog')],
-    ['/promotions', t('nav.promotions')],
     ['/cart', t('nav.cart')],
     ['/orders', t('nav.orders')],
-    ['/tickets', t('nav.tickets')],
   ] as const;
   return (
     <nav aria-label={t('nav.main')} className="tabs">
       {storeId !== undefined &&
         links.map(([to, label]) => (
-          <Link key={to} to={to} activeProps={{ 'aria-current': 'page' }}>
+          <Link key={to} to={to} activeProps={{ 'aria-current': 'page' }} className={section === to ? 'within' : undefined}>
             {label}
             {to === '/cart' && <CartCount storeId={storeId} />}
           </Link>
@@ -88,7 +96,12 @@ export function Layout() {
       <header className="top">
         <span className="brand">{t('app.name')}</span>
         {!bare && storeId !== undefined && <StoreName storeId={storeId} />}
-        {/* "Mi cuenta" lives in the header beside the store, not in the tab bar, which already scrolls on a narrow phone. */}
+        {/* "Ayuda" and "Mi cuenta" live in the header beside the store: the tab bar holds five tabs at most (Nav). */}
+        {!bare && storeId !== undefined && (
+          <Link to="/tickets" className="account-link" activeProps={{ 'aria-current': 'page' }}>
+            {t('nav.tickets')}
+          </Link>
+        )}
         {!bare && storeId !== undefined && (
           <Link to="/account" className="account-link" activeProps={{ 'aria-current': 'page' }}>
             {t('account.nav')}

@@ -2,7 +2,7 @@
 // the promotions each product takes part in. Filters live in the URL (shareable, and the
 // back button undoes them).
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback, useEffect, useState } from 'react';
 import { client, keys, useCatalogFilters, usePromotions, type CatalogItem } from '../../lib/api.ts';
 import { addItem } from '../../lib/cart-state.ts';
@@ -52,6 +52,12 @@ export default function Catalog() {
   return (
     <section>
       <h1>{t('catalog.title')}</h1>
+      {/* The promotions are a section of the catalog, not a tab (the tab bar's five: components/Layout.tsx). */}
+      <p>
+        <Link to="/promotions" className="button">
+          {t('nav.promotions')}
+        </Link>
+      </p>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label className="grow">
           <span className="visually-hidden">{t('catalog.search')}</span>
