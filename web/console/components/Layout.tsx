@@ -109,21 +109,24 @@ function TestModeSwitch() {
   const t = useT();
   const me = useMe();
   const queries = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  // The mode asked for while the service switches: the switch shows it at once (and stays
+  // disabled), instead of snapping back until the answer comes.
+  const [asked, setAsked] = useState<boolean | null>(null);
   if (!me.data || me.data.supplierId === null || roleOf(me.data) === undefined) return null;
   const on = me.data.mode === 'test';
+  const busy = asked !== null;
   const flip = async () => {
-    setBusy(true);
+    setAsked(!on);
     try {
       await client.put('/console/me/mode', { body: { mode: on ? 'live' : 'test' } });
       await queries.resetQueries();
     } finally {
-      setBusy(false);
+      setAsked(null);
     }
   };
   return (
     <label className="test-switch">
-      <input type="checkbox" role="switch" checked={on} disabled={busy} onChange={() => void flip()} data-testid="test-mode-switch" />
+      <input type="checkbox" role="switch" checked={asked ?? on} disabled={busy} onChange={() => void flip()} data-testid="test-mode-switch" />
       {t('testMode.switch')}
     </label>
   );
