@@ -568,6 +568,7 @@ export interface InvoicesTable {
 }
 
 export interface InvoiceOrdersTable {
+  supplier_id: number;
   invoice_id: number;
   order_id: number;
 }

@@ -16,6 +16,7 @@
 // - invoice_orders: which invoices name which orders (an order stops counting as pending
 //   credit once an invoice names it; its payment status reads its invoices). No key on the
 //   pair: an invoice's links are replaced by one statement (delete and insert together).
+//   supplier_id as on every row a supplier owns (a sandbox reset empties a twin by it).
 // - payments: relayed by the ERP (POST /batch/payment); `allocations` is JSON
 //   ([{invoiceId, invoiceInternalCode, amount}]), replaced whole when the payment comes again.
 // - orders.payment_method, orders.credit_hold: the method an order was placed with (null:
@@ -60,6 +61,7 @@ const statements = [
   `create index invoices_open on invoices (store_id, due_date) where paid < amount`,
   `create index invoices_overdue_due on invoices (due_date) where paid < amount and overdue_announced_at is null`,
   `create table invoice_orders (
+     supplier_id bigint not null,
      invoice_id bigint not null references invoices(id),
      order_id bigint not null references orders(id))`,
   `create index invoice_orders_invoice on invoice_orders (invoice_id)`,

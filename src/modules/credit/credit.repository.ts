@@ -254,8 +254,8 @@ export async function writeInvoices(trx: Transaction<DB>, supplierId: number, in
         order_ids = excluded.order_ids, updated_at = now()
       returning id, order_ids),
     unlinked as (delete from invoice_orders x using written w where x.invoice_id = w.id)
-    insert into invoice_orders (invoice_id, order_id)
-    select w.id, o.id from written w cross join lateral unnest(w.order_ids) as o(id)`.execute(trx);
+    insert into invoice_orders (supplier_id, invoice_id, order_id)
+    select ${supplierId}, w.id, o.id from written w cross join lateral unnest(w.order_ids) as o(id)`.execute(trx);
 }
 
 export interface PaymentWrite {
