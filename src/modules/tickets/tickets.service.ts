@@ -106,12 +106,16 @@ export async function listTickets(db: Kysely<DB>, supplierId: number, query: { s
 
 async function supplierChange(ctx: TicketContext, supplierId: number, ref: repo.TicketRef, operation: TicketOperation, missing: AppError) {
   const externalTicketId = operation.op === 'update' ? operation.externalTicketId : undefined;
+  // The supplier's time is read before the transaction: reading it may query the database,
+  // and inside a transaction on embedded PGlite (one connection) that query would wait for
+  // the transaction holding it, for ever.
+  const at = await ctx.clocks.nowFor(supplierId);
   const saved = await translatingDuplicates(
     () =>
       inTransaction(ctx.db, async (trx) => {
         const row = await repo.lockTicket(trx, supplierId, ref);
         if (!row) throw missing;
-        return commitChange(trx, row, operation, await ctx.clocks.nowFor(supplierId));
+        return commitChange(trx, row, operation, at);
       }),
     externalTicketId,
   );
@@ -145,6 +149,7 @@ export async function openTicket(ctx: TicketContext, store: { id: number; suppli
     const order = await findOrder(ctx.db, store.supplierId, body.orderId);
     if (!order || order.store_id !== store.id) throw fieldError('UNKNOWN_ORDER', '/orderId', `order ${body.orderId} is not an order of this store`);
   }
+  const at = await ctx.clocks.nowFor(store.supplierId); // before the transaction, as in supplierChange
   const saved = await inTransaction(ctx.db, async (trx) => {
     const id = await repo.insertTicket(trx, {
       supplierId: store.supplierId,
@@ -152,7 +157,7 @@ export async function openTicket(ctx: TicketContext, store: { id: number; suppli
       personId,
       message: body.message,
       orderId: body.orderId ?? null,
-      at: await ctx.clocks.nowFor(store.supplierId),
+      at,
     });
     const row = (await repo.findTicket(trx, store.supplierId, id))!;
     await recordEvent(trx, { supplierId: store.supplierId, type: 'ticket.created', orderingKey: `ticket:${id}`, body: ticketView(row) });
@@ -164,10 +169,11 @@ export async function openTicket(ctx: TicketContext, store: { id: number; suppli
 
 /** The store answers the supplier's request for information on its ticket. */
 export async function answerTicket(ctx: TicketContext, supplierId: number, id: number, body: { message: string }) {
+  const at = await ctx.clocks.nowFor(supplierId); // before the transaction, as in supplierChange
   const saved = await inTransaction(ctx.db, async (trx) => {
     const row = await repo.lockTicket(trx, supplierId, { ticketId: id });
     if (!row) throw notFound('ticket', String(id), '/params/id');
-    return commitChange(trx, row, { op: 'answer', message: body.message }, await ctx.clocks.nowFor(supplierId));
+    return commitChange(trx, row, { op: 'answer', message: body.message }, at);
   });
   ctx.wake();
   return appTicketView(saved);
