@@ -94,9 +94,6 @@ export async function insertOperator(db: Kysely<DB>, email: string) {
   return db.insertInto('operators').values({ email }).onConflict((oc) => oc.column('email').doNothing()).returning(['id', 'email', 'created_at']).executeTakeFirst();
 }
 
-export async function listOperators(db: Kysely<DB>) {
-  return db.selectFrom('operators').select(['id', 'email', 'created_at']).orderBy('email').execute();
-}
 /** Removes an operator; answers false when the email is none. */
 export async function deleteOperator(db: Kysely<DB>, email: string): Promise<boolean> {
   return (await db.deleteFrom('operators').where('email', '=', email).returning('id').executeTakeFirst()) !== undefined;
@@ -108,3 +105,6 @@ export async function endSessionsOf(db: Kysely<DB>, email: string): Promise<numb
   return ended.length;
 }
 
+export async function listOperators(db: Kysely<DB>) {
+  return db.selectFrom('operators').select(['id', 'email', 'created_at']).orderBy('email').execute();
+}

@@ -165,9 +165,6 @@ export async function addOperator(db: Kysely<DB>, email: string) {
   return { id: created.id, email: created.email, createdAt: created.created_at.toISOString() };
 }
 
-export async function listOperators(db: Kysely<DB>) {
-  return (await repo.listOperators(db)).map((o) => ({ id: o.id, email: o.email, createdAt: o.created_at.toISOString() }));
-}
 /**
  * `npm run cli -- operator remove --email ...`: the inverse of addOperator. The person's
  * console sessions end at once, whatever they act for: a removed operator who is also a
@@ -183,3 +180,6 @@ export async function removeOperator(db: Kysely<DB>, email: string) {
   return { email: id.value, removed: true, sessionsEnded: ended };
 }
 
+export async function listOperators(db: Kysely<DB>) {
+  return (await repo.listOperators(db)).map((o) => ({ id: o.id, email: o.email, createdAt: o.created_at.toISOString() }));
+}
