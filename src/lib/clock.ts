@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
+
 /** Time comes from here so tests can move it; nothing else calls Date.now() for rules. */
 export interface Clock {
   now(): Date;
@@ -40,7 +43,12 @@ export function todayIn(clock: Clock, timezone: string): string {
  * webhook retries and signatures), which a sandbox never moves.
  */
 export interface SupplierClocks {
-  nowFor(supplierId: number): Promise<Date>;
+  /**
+   * `db`: the caller's transaction, when it holds one (an audited write's). Whatever the
+   * answer needs to read is then read through it: on embedded PGlite the transaction holds
+   * the one connection, and a query beside it would wait for the transaction, for ever.
+   */
+  nowFor(supplierId: number, db?: Kysely<DB>): Promise<Date>;
 }
 
 /** Every supplier on one clock: what a process without a sandbox (a script, a unit test) needs. */

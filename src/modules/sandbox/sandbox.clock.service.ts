@@ -30,7 +30,8 @@ export async function clockView(ctx: ClockContext, twinId: number) {
 export async function setClock(ctx: ClockContext, twinId: number, nowText: string) {
   const requested = new Date(nowText);
   if (Number.isNaN(requested.getTime())) throw fieldError('INVALID_FORMAT', '/now', 'send an RFC 3339 date-time, such as 2026-12-24T10:00:00-05:00');
-  const current = await ctx.clocks.nowFor(twinId);
+  // Through ctx.db: the audited route's transaction, which on PGlite holds the one connection.
+  const current = await ctx.clocks.nowFor(twinId, ctx.db);
   if (requested.getTime() < current.getTime()) {
     throw fieldError('INVALID_VALUE', '/now', `the sandbox's clock moves forward only: it is ${current.toISOString()} in the sandbox already (DELETE /sandbox/clock goes back to real time)`);
   }

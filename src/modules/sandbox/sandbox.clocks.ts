@@ -9,6 +9,12 @@
 // read while a change was heard is used once but not kept. A process that cannot hear
 // (its listening connection is down, or not up yet) keeps nothing and reads the one
 // supplier's clock row on every call.
+//
+// Inside a transaction (a caller passing it: an audited write) nothing waits for another
+// connection: on embedded PGlite the transaction holds the only one, so a query beside
+// it, or a load of the offsets already queued behind it, would wait for it for ever (and
+// every request and worker with it). The offsets kept are used when there are any; else
+// the one row is read through the transaction and not kept.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/types.ts';
@@ -20,6 +26,8 @@ const offsetOf = (row: { set_now: Date; set_at: Date }) => row.set_now.getTime()
 
 export class TwinClocks implements SupplierClocks {
   private offsets: Promise<Map<number, number>> | undefined;
+  /** The offsets once `offsets` has loaded and is kept (what a transaction may use without waiting). */
+  private loaded: Map<number, number> | undefined;
   private listening = false;
   private generation = 0;
   private stop: (() => Promise<void>) | undefined;
@@ -54,14 +62,21 @@ export class TwinClocks implements SupplierClocks {
   forget() {
     this.generation++;
     this.offsets = undefined;
+    this.loaded = undefined;
   }
 
-  async nowFor(supplierId: number): Promise<Date> {
-    return new Date(this.clock.now().getTime() + (await this.offsetFor(supplierId)));
+  /** `db`: the caller's transaction, if it holds one (src/lib/clock.ts). */
+  async nowFor(supplierId: number, db?: Kysely<DB>): Promise<Date> {
+    return new Date(this.clock.now().getTime() + (await this.offsetFor(supplierId, db)));
   }
 
   /** The supplier's offset from real time in ms (0: real time). */
-  async offsetFor(supplierId: number): Promise<number> {
+  async offsetFor(supplierId: number, db?: Kysely<DB>): Promise<number> {
+    if (db?.isTransaction) {
+      if (this.listening && this.loaded) return this.loaded.get(supplierId) ?? 0;
+      const row = await repo.clockRow(db, supplierId);
+      return row ? offsetOf(row) : 0;
+    }
     if (!this.listening) {
       const row = await repo.clockRow(this.db, supplierId);
       return row ? offsetOf(row) : 0;
@@ -75,8 +90,10 @@ export class TwinClocks implements SupplierClocks {
     const loading = repo.clockRows(this.db).then((rows) => new Map(rows.map((r) => [r.supplier_id, offsetOf(r)])));
     this.offsets = loading;
     loading.then(
-      () => {
-        if (generation !== this.generation && this.offsets === loading) this.offsets = undefined;
+      (offsets) => {
+        if (this.offsets !== loading) return;
+        if (generation !== this.generation) this.offsets = undefined;
+        else this.loaded = offsets;
       },
       () => {
         if (this.offsets === loading) this.offsets = undefined;

@@ -108,8 +108,9 @@ async function supplierChange(ctx: TicketContext, supplierId: number, ref: repo.
   const externalTicketId = operation.op === 'update' ? operation.externalTicketId : undefined;
   // The supplier's time is read before the transaction: reading it may query the database,
   // and inside a transaction on embedded PGlite (one connection) that query would wait for
-  // the transaction holding it, for ever.
-  const at = await ctx.clocks.nowFor(supplierId);
+  // the transaction holding it, for ever. An audited route's ctx.db is already its
+  // transaction: the time is then read through it.
+  const at = await ctx.clocks.nowFor(supplierId, ctx.db);
   const saved = await translatingDuplicates(
     () =>
       inTransaction(ctx.db, async (trx) => {
@@ -149,7 +150,7 @@ export async function openTicket(ctx: TicketContext, store: { id: number; suppli
     const order = await findOrder(ctx.db, store.supplierId, body.orderId);
     if (!order || order.store_id !== store.id) throw fieldError('UNKNOWN_ORDER', '/orderId', `order ${body.orderId} is not an order of this store`);
   }
-  const at = await ctx.clocks.nowFor(store.supplierId); // before the transaction, as in supplierChange
+  const at = await ctx.clocks.nowFor(store.supplierId, ctx.db); // before the transaction, as in supplierChange
   const saved = await inTransaction(ctx.db, async (trx) => {
     const id = await repo.insertTicket(trx, {
       supplierId: store.supplierId,
@@ -169,7 +170,7 @@ export async function openTicket(ctx: TicketContext, store: { id: number; suppli
 
 /** The store answers the supplier's request for information on its ticket. */
 export async function answerTicket(ctx: TicketContext, supplierId: number, id: number, body: { message: string }) {
-  const at = await ctx.clocks.nowFor(supplierId); // before the transaction, as in supplierChange
+  const at = await ctx.clocks.nowFor(supplierId, ctx.db); // before the transaction, as in supplierChange
   const saved = await inTransaction(ctx.db, async (trx) => {
     const row = await repo.lockTicket(trx, supplierId, { ticketId: id });
     if (!row) throw notFound('ticket', String(id), '/params/id');
