@@ -212,6 +212,20 @@ export const storeNotKnownYet = (store: string): ItemOutcome => ({
   message: `store ${store} is not known yet; the link takes effect when it is created`,
 });
 
+/**
+ * The outcomes of removing `codes` (in the items' order) when `removed` holds those that
+ * existed: removing what is not there succeeds (re-sending is harmless) and says so; a code
+ * named twice is removed by the first and absent for the second.
+ */
+export function removalOutcomes(codes: string[], removed: Set<string>, noun: string): ItemOutcome[] {
+  const seen = new Set<string>();
+  return codes.map((code) => {
+    const first = !seen.has(code);
+    seen.add(code);
+    return first && removed.has(code) ? completed : { status: 'completed', message: `${noun} ${code} does not exist; nothing to remove` };
+  });
+}
+
 export class BatchRegistry {
   private readonly kinds = new Map<string, BatchKind>();
   constructor(kinds: readonly BatchKind[]) {

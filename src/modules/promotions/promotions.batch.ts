@@ -3,7 +3,7 @@
 // (writePromotions), set-based; an item breaking a rule fails alone, with the code the
 // PUT would have answered.
 import type { PromotionType } from '../../db/types.ts';
-import { actionFor, completed, defineBatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, removalOutcomes } from '../batch/batch.kinds.ts';
 import { failedItem, type PromotionBody } from './promotions.rules.ts';
 import { PromotionBatchBody } from './promotions.schemas.ts';
 import { removePromotions, writePromotions } from './promotions.service.ts';
@@ -16,15 +16,7 @@ const removeAction = action({
   select: (body) => body.remove?.internalCodes,
   code: (code) => code,
   async apply(trx, supplierId, codes) {
-    const removed = await removePromotions(trx, supplierId, [...new Set(codes)]);
-    // Removing what is not there succeeds (re-sending is harmless), and says so; a code
-    // named twice is removed by the first and absent for the second.
-    const seen = new Set<string>();
-    return codes.map((code) => {
-      const first = !seen.has(code);
-      seen.add(code);
-      return first && removed.has(code) ? completed : ({ status: 'completed', message: `promotion ${code} does not exist; nothing to remove` } satisfies ItemOutcome);
-    });
+    return removalOutcomes(codes, await removePromotions(trx, supplierId, [...new Set(codes)]), 'promotion');
   },
 });
 

@@ -2,7 +2,7 @@
 // same check-and-write as a PUT (writeRecommendationRun), set-based: one lookup per kind
 // of reference and one statement per chunk; an item breaking a rule fails alone, with the
 // code the PUT would have answered.
-import { actionFor, completed, defineBatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, removalOutcomes, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { removeRecommendations } from './recommendations.repository.ts';
 import { failedItem } from './recommendations.rules.ts';
 import { RecommendationBatchBody } from './recommendations.schemas.ts';
@@ -25,14 +25,7 @@ export const recommendationBatchKind = defineBatchKind({
       code: (code) => code,
       key: (code) => code,
       async apply(trx, supplierId, codes) {
-        const removed = await removeRecommendations(trx, supplierId, [...new Set(codes)]);
-        // Removing what is not there succeeds and says so; a code named twice is removed by the first.
-        const seen = new Set<string>();
-        return codes.map((code) => {
-          const first = !seen.has(code);
-          seen.add(code);
-          return first && removed.has(code) ? completed : ({ status: 'completed', message: `recommendation ${code} does not exist; nothing to remove` } satisfies ItemOutcome);
-        });
+        return removalOutcomes(codes, await removeRecommendations(trx, supplierId, [...new Set(codes)]), 'recommendation');
       },
     }),
     action({

@@ -2,7 +2,7 @@
 // check-and-write as a PUT (writeSellerRun), set-based: one lookup of the stores named and
 // one statement per chunk; an item breaking a rule fails alone, with the code the PUT
 // would have answered.
-import { actionFor, completed, defineBatchKind, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, removalOutcomes, type ItemOutcome } from '../batch/batch.kinds.ts';
 import { removeSellers } from './sellers.repository.ts';
 import { SellerBatchBody } from './sellers.schemas.ts';
 import { failedItem, writeSellerRun } from './sellers.service.ts';
@@ -24,14 +24,7 @@ export const sellerBatchKind = defineBatchKind({
       code: (code) => code,
       key: (code) => code,
       async apply(trx, supplierId, codes) {
-        const removed = await removeSellers(trx, supplierId, [...new Set(codes)]);
-        // Removing what is not there succeeds and says so; a code named twice is removed by the first.
-        const seen = new Set<string>();
-        return codes.map((code) => {
-          const first = !seen.has(code);
-          seen.add(code);
-          return first && removed.has(code) ? completed : ({ status: 'completed', message: `seller ${code} does not exist; nothing to remove` } satisfies ItemOutcome);
-        });
+        return removalOutcomes(codes, await removeSellers(trx, supplierId, [...new Set(codes)]), 'seller');
       },
     }),
     action({
