@@ -75,10 +75,10 @@ describe("the sandbox's clock", () => {
 
   it("moves a twin's delivery dates and cut-offs, for the store and the supplier alike; live dates stay", async () => {
     // The same zone in both worlds: every day, closing at 18:00 UTC the day before.
-    const zone = { name: 'Todos', timezone: 'UTC', cutoffMode: 'strict', days: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, cutoff: { daysBefore: 1, time: '18:00' } })) };
+    const zone = { name: 'Diaria', timezone: 'UTC', cutoffMode: 'strict', days: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, cutoff: { daysBefore: 1, time: '18:00' } })) };
     for (const s of [live, test]) {
-      expect((await as(t, s, 'PUT', '/deliveryzone/TODOS', zone)).statusCode).toBe(200);
-      await t.runBatch(s, '/batch/store', { upsert: [{ internalCode: 'S1', name: 'Tienda', deliveryZoneCode: 'TODOS' }] });
+      expect((await as(t, s, 'PUT', '/deliveryzone/DIARIA', zone)).statusCode).toBe(200);
+      await t.runBatch(s, '/batch/store', { upsert: [{ internalCode: 'S1', name: 'Tienda', deliveryZoneCode: 'DIARIA' }] });
     }
     const first = async (s: TestSupplier, buyer: typeof liveBuyer) => {
       const supplierSide = (await as(t, s, 'GET', '/store/S1/delivery-options')).json().data[0];
