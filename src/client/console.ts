@@ -1,7 +1,8 @@
 // The console's client (web/console): the browser transport of the shop (bearer.ts), signed
-// in with a console session's token and no API key. Typed by openapi.console.generated.ts:
-// the supplier API (which a session calls with its token alone, its member's role giving
-// the scopes), the admin API (open to operators' sessions) and /console, nothing else.
+// in with a console session's token and no API key. Typed by openapi.console.generated.ts,
+// whose `paths` join the supplier API's (which a session calls with its token alone, its
+// member's role giving the scopes; all but POST /login) to the admin API's (open to
+// operators' sessions) and /console's, nothing else.
 import type { Client, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import { createBearerClient, type BearerClientOptions } from './bearer.ts';
 import { SurtidoApiError as ApiError } from './errors.ts';
