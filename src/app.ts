@@ -18,7 +18,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerRequestMetrics } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { markIfStorable, validatorCompiler } from './http/validation.ts';
+import { markIfStorable, validatorCompiler } from './lib/validation.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';

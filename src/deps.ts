@@ -4,8 +4,9 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import type { DB } from './db/types.ts';
 import { systemClock, type Clock, type SupplierClocks } from './lib/clock.ts';
-import type { AuditLog } from './http/audit.ts';
-import type { ConsoleAuthenticator, SupplierAuthenticator } from './http/auth.ts';
+import type { AuditLog } from './modules/audit/audited.ts';
+import type { ConsoleAuthenticator } from './modules/console/console.session.ts';
+import type { SupplierAuthenticator } from './modules/auth/principal.ts';
 import { auditLog } from './modules/audit/audit.repository.ts';
 import { createSupplierAuthenticator } from './modules/auth/auth.service.ts';
 import { getOrCreateSecret } from './modules/auth/credentials.repository.ts';
@@ -38,7 +39,7 @@ export interface Deps {
   readonly liveCredentials: LiveCredentials;
   /** The supplier guard's checks (src/http/auth.ts), over db, tokens and liveCredentials. */
   readonly supplierAuth: SupplierAuthenticator;
-  /** Where audited writes record their entry (src/http/audit.ts). */
+  /** Where audited writes record their entry (src/modules/audit/audited.ts). */
   readonly audit: AuditLog;
   /** The store side's reads kept in memory; forgotten on every change, in every process. */
   readonly storeCache: StoreCache;

@@ -1,60 +1,20 @@
 // Who may call what. Every route declares `config.auth` (and supplier routes their
 // `config.scope`); a route without a declaration stops the app from building, so no
 // endpoint can be left open by accident.
+// The principals it sets on the request are declared by the modules that prove them:
+// src/modules/auth/principal.ts, src/modules/console/console.session.ts and
+// src/modules/store-app/store-app.principal.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, unauthenticated } from '../lib/errors.ts';
+import { AppError, rateLimited, unauthenticated } from '../lib/errors.ts';
+import { headerValue } from '../lib/headers.ts';
 import { RateLimiter } from '../lib/rate-limiter.ts';
 import { safeEqual } from '../lib/secrets.ts';
 import type { Deps } from '../deps.ts';
-import { ANY_SCOPE, type RouteAuth } from './route-config.ts';
-
-/** Who a verified supplier request comes from (its token's claims, proven live). */
-export interface SupplierPrincipal {
-  supplierId: number;
-  /** The credential's client, or `session:<id>` for a console session. */
-  clientId: string;
-  scopes: string[];
-  /** The member's email when the request comes from a console session (its audit actor). */
-  person?: string;
-  /** `test`: a test twin's credential or a console session in test mode; supplierId is then the twin's (src/modules/sandbox). */
-  mode: 'live' | 'test';
-}
-
-/** A live console session (src/modules/console), read on every request. */
-export interface ConsoleSession {
-  id: string;
-  email: string;
-  /** Whether the email is a platform operator's: the session may then call the admin API. */
-  operator: boolean;
-  /** The supplier the session acts for (null until one is chosen): always the live one. */
-  supplierId: number | null;
-  /** The console's test-mode switch: on, `supplier` is the test twin of `supplierId` (src/modules/sandbox). */
-  testMode: boolean;
-  /** The principal of supplier routes: set while the person is a member of that supplier and it is enabled. */
-  supplier?: SupplierPrincipal;
-}
-
-/** What the guard needs to check a console session's token (src/modules/console implements it). */
-export interface ConsoleAuthenticator {
-  /** The live session of a console token (renewing it while in use), or undefined. */
-  session(token: string): Promise<ConsoleSession | undefined>;
-}
-
-/**
- * What the guard needs to check a supplier request. src/modules/auth implements it
- * (createSupplierAuthenticator) and src/deps.ts hands it over: http/ imports no module.
- */
-export interface SupplierAuthenticator {
-  /**
-   * The principal of the request's API key and token; throws UNAUTHENTICATED. `beforeLookup`
-   * is called with the token's client once the token is verified, before the database is asked.
-   */
-  authenticate(apiKey: string | undefined, authorization: string | undefined, beforeLookup: (clientId: string) => void): Promise<SupplierPrincipal>;
-  /** Throws INSUFFICIENT_SCOPE unless the principal holds the scope. */
-  requireScope(principal: SupplierPrincipal, scope: string): void;
-  /** Whether a route's config.scope names a scope a credential can hold. */
-  isScope(scope: string): boolean;
-}
+import { isApiKeyShaped } from '../modules/auth/principal.ts';
+import { ANY_SCOPE } from '../modules/auth/scopes.ts';
+import type {} from '../modules/console/console.session.ts';
+import type {} from '../modules/store-app/store-app.principal.ts';
+import type { RouteAuth } from './route-config.ts';
 
 /** A route as its guard sees it; the isolation tests walk this table. */
 export interface GuardedRoute {
@@ -74,45 +34,6 @@ declare module 'fastify' {
     /** The per-API-key limiter of supplier routes (tests read its size). */
     apiKeyLimiter: RateLimiter;
   }
-  interface FastifyRequest {
-    supplier?: SupplierPrincipal;
-    /** The person behind a store-user token (the /app API). */
-    storeUser?: number;
-    /** The session of that token (the hash its row is stored under), which signing out ends. */
-    storeSessionKey?: string;
-    /** The console session of a console route, or of a supplier or admin route called from the console. */
-    consoleSession?: ConsoleSession;
-  }
-}
-
-export function rateLimited(retryAfterSeconds: number, what: string) {
-  return new AppError('RATE_LIMITED', `rate limit exceeded for ${what}; retry after ${retryAfterSeconds} s`, {
-    headers: { 'retry-after': String(retryAfterSeconds) },
-  });
-}
-
-/** The authenticated supplier of a supplier route (the auth hook has run). */
-export function supplierOf(request: FastifyRequest): SupplierPrincipal {
-  if (!request.supplier) throw unauthenticated();
-  return request.supplier;
-}
-
-/** The console session of a console route (the auth hook has run). */
-export function consoleSessionOf(request: FastifyRequest): ConsoleSession {
-  if (!request.consoleSession) throw unauthenticated();
-  return request.consoleSession;
-}
-
-/** The signed-in store user of an /app route (the auth hook has run). */
-export function storeUserOf(request: FastifyRequest): number {
-  if (request.storeUser === undefined) throw unauthenticated();
-  return request.storeUser;
-}
-
-/** The session of an /app route's store-user token (the auth hook has run). */
-export function storeSessionOf(request: FastifyRequest): string {
-  if (request.storeSessionKey === undefined) throw unauthenticated();
-  return request.storeSessionKey;
 }
 
 export function registerAuth(app: FastifyInstance, deps: Deps) {
@@ -189,12 +110,4 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
       request.consoleSession = session;
     }
   });
-}
-
-/** What an issued API key looks like (`key_` and base64url; suppliers.service.ts issues 32 characters after the prefix). */
-const API_KEY_SHAPE = /^key_[\w-]{16,128}$/;
-export const isApiKeyShaped = (value: string) => API_KEY_SHAPE.test(value);
-
-export function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

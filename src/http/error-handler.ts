@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/errors.ts';
 import { AppError, ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../lib/errors.ts';
-import { toFieldErrors } from './validation.ts';
+import { toFieldErrors } from '../lib/validation.ts';
 
 export interface Problem {
   status: number;

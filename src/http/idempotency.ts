@@ -13,7 +13,7 @@ import { isConnectionError } from '../db/errors.ts';
 import { AppError, fieldError } from '../lib/errors.ts';
 import { sha256 } from '../lib/secrets.ts';
 import type { Deps } from '../deps.ts';
-import { headerValue } from './auth.ts';
+import { headerValue } from '../lib/headers.ts';
 import { claimKey, completeKey, findKey, releaseKey, retakeKey } from './idempotency.repository.ts';
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
 import { RateLimiter } from '../lib/rate-limiter.ts';
-import { rateLimited } from './auth.ts';
+import { rateLimited } from '../lib/errors.ts';
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;

@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
-import { ProblemSchema } from './common.schemas.ts';
+import { ProblemSchema } from '../lib/schemas.ts';
 import type { RouteAuth } from './route-config.ts';
 
 export interface ApiDocumentParts {

@@ -4,14 +4,11 @@ import 'fastify';
 
 export type RouteAuth = 'supplier' | 'store' | 'admin' | 'console' | 'public';
 
-/** A supplier route's `scope` when any authenticated caller may call it (GET /supplier: who am I). */
-export const ANY_SCOPE = 'any';
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route. Every route under the supplier API names its scope too. */
     auth?: RouteAuth;
-    /** The scope a supplier token must hold (ANY_SCOPE: any authenticated supplier caller). */
+    /** The scope a supplier token must hold (ANY_SCOPE of src/modules/auth/scopes.ts: any authenticated supplier caller). */
     scope?: string;
     /**
      * A supplier route of one mode only (src/modules/sandbox): `test` (the sandbox's routes)

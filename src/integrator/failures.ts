@@ -6,8 +6,7 @@
 // same file for an import (`GET /import/{id}/failures/file`): both through FailedRowFormat.
 import fs from 'node:fs';
 import { once } from 'node:events';
-import type { Format } from './readers.ts';
-import { isMeta, type RowError } from './rows.ts';
+import { isMeta, type Format, type RowError } from './rows.ts';
 
 const META = ['_line', '_error_code', '_error_field', '_error_message'];
 

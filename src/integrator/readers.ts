@@ -9,9 +9,7 @@ import { CsvMapper } from './csv-mapping.ts';
 import { unprotectCell } from './failures.ts';
 import { UsageError } from './settings.ts';
 import type { ImportKind, NodeRule } from './kinds.ts';
-import { FileError, jsonLineRow, type SourceRow } from './rows.ts';
-
-export type Format = 'csv' | 'jsonl';
+import { FileError, jsonLineRow, type Format, type SourceRow } from './rows.ts';
 
 export function formatOf(file: string, given: string | undefined): Format {
   if (given === 'csv' || given === 'jsonl') return given;

@@ -7,6 +7,9 @@ import { itemSchema, typesOf } from './item-schemas.ts';
 import type { ImportKind, NodeRule } from './kinds.ts';
 import { UsageError } from './settings.ts';
 
+/** The formats an import file comes in (readers.ts reads them; failures.ts writes the failed rows back in the same one). */
+export type Format = 'csv' | 'jsonl';
+
 /** The code of a row refused before sending (not JSON, a bad cell, an unknown type). */
 export const INVALID_ROW = 'INVALID_ROW';
 

@@ -116,6 +116,13 @@ export const notFound = (what: string, code: string, pointer = '/params/code') =
 export const unauthenticated = (detail = 'missing, invalid or expired credentials') =>
   new AppError('UNAUTHENTICATED', detail, { headers: { 'www-authenticate': 'Bearer' } });
 
+/** 429 with Retry-After: a rate limit of the service (per API key, per store user, per address). */
+export function rateLimited(retryAfterSeconds: number, what: string) {
+  return new AppError('RATE_LIMITED', `rate limit exceeded for ${what}; retry after ${retryAfterSeconds} s`, {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+}
+
 /** A single-field failure that carries its own code at the top level (docs/conventions.md). */
 export function fieldError(code: ErrorCode, pointer: string, message: string, status?: number): AppError {
   return new AppError(code, message, { errors: [{ pointer, code, message }], ...(status ? { status } : {}) });

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedRoute } from '../../src/http/auth.ts';
 import { ROLE_SCOPES, SUPPLIER_SCOPES, type SupplierScope } from '../../src/modules/auth/scopes.ts';
-import { ANY_SCOPE } from '../../src/http/route-config.ts';
+import { ANY_SCOPE } from '../../src/modules/auth/scopes.ts';
 import { ADMIN_TOKEN, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { memberSession } from '../helpers/console.ts';
 import { testCredential } from '../helpers/sandbox.ts';

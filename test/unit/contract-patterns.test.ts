@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODE_PATTERN, FILE_NAME_PATTERN } from '../../src/http/common.schemas.ts';
+import { CODE_PATTERN, FILE_NAME_PATTERN } from '../../src/lib/schemas.ts';
 
 // The rules as first written, with lookbehind and Unicode property classes.
 const codeBefore = /^(?!\s)[^\p{Cc}]*(?<!\s)$/u;

@@ -1,13 +1,13 @@
 // The operators' API under /admin, authorised by the ADMIN_TOKEN bearer token.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { problems } from '../../http/common.schemas.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { supplierOfClient } from '../auth/credentials.repository.ts';
 import * as suppliers from '../suppliers/suppliers.service.ts';
 import { CredentialListQuery, CredentialPage } from '../suppliers/suppliers.schemas.ts';
 import { systemStatus } from './admin.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 import {
   ClientIdParams,
   CreateSupplierBody,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Money, Name, Nullable, Url } from '../../http/common.schemas.ts';
+import { Code, Money, Name, Nullable, Url } from '../../lib/schemas.ts';
 import { SUPPLIER_SCOPES } from '../auth/scopes.ts';
 import { SubscribedEvents } from '../webhooks/webhooks.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { AuditLog, NewAuditEntry } from '../../http/audit.ts';
+import type { AuditLog, NewAuditEntry } from './audited.ts';
 
 /** How a supplier's readers see every operator (README, "Operators as the platform"). */
 export const PLATFORM_ACTOR = 'platform';
@@ -45,5 +45,5 @@ export async function listEntries(db: Kysely<DB>, f: AuditFilter, page: { take: 
   return { rows, total: count.n };
 }
 
-/** The audit log src/http/audit.ts writes through (src/deps.ts hands it over). */
+/** The audit log audited.ts writes through (src/deps.ts hands it over). */
 export const auditLog: AuditLog = { record: insertEntry };

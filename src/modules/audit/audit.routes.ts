@@ -1,7 +1,7 @@
 // The audit log: operators read every entry under /admin, a supplier its own.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { AdminAuditQuery, AuditPage, AuditQuery } from './audit.schemas.ts';
 import { listAudit } from './audit.service.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Page, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Nullable, Page, PageQuery, Timestamp } from '../../lib/schemas.ts';
 
 export const AuditEntry = Type.Object(
   {

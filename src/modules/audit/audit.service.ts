@@ -1,4 +1,4 @@
-// Reading the audit log. Entries are written by src/http/audit.ts, in each write's own
+// Reading the audit log. Entries are written by audited.ts, in each write's own
 // transaction; nothing here writes.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { headerValue, isApiKeyShaped, rateLimited } from '../../http/auth.ts';
+import { headerValue } from '../../lib/headers.ts';
+import { isApiKeyShaped } from './principal.ts';
+import { rateLimited } from '../../lib/errors.ts';
 import { AppError } from '../../lib/errors.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { login } from './auth.service.ts';
 import { isLiveApiKey } from './credentials.repository.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { SupplierAuthenticator, SupplierPrincipal } from '../../http/auth.ts';
+import type { SupplierAuthenticator, SupplierPrincipal } from './principal.ts';
 import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { safeEqual, sha256 } from '../../lib/secrets.ts';
 import { findLoginPair, isLiveCredentialPair } from './credentials.repository.ts';

@@ -69,3 +69,6 @@ export const ROLE_SCOPES: Record<MemberRole, readonly SupplierScope[]> = {
 
 export const isSupplierScope = (value: string): value is SupplierScope =>
   (SUPPLIER_SCOPES as readonly string[]).includes(value);
+
+/** A supplier route's `scope` when any authenticated caller may call it (GET /supplier: who am I). */
+export const ANY_SCOPE = 'any';

@@ -1,8 +1,8 @@
 // Accepting a batch request over HTTP: the batch rows and their audit entry (the batch,
 // not each item) commit together, and the workers are woken after the commit.
 import type { FastifyRequest } from 'fastify';
-import { audited } from '../../http/audit.ts';
-import { supplierOf } from '../../http/auth.ts';
+import { audited } from '../audit/audited.ts';
+import { supplierOf } from '../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import type { BatchKind } from './batch.kinds.ts';
 import { batchLimits, submitBatch } from './batch.service.ts';

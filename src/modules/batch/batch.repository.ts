@@ -110,7 +110,7 @@ export type BatchState = 'processing' | 'processed' | 'failed';
 
 /**
  * Who sent each of these batches, when known: a batch row names no sender, but the audit
- * entry of the request that sent it (src/http/audit.ts) was inserted in the same
+ * entry of the request that sent it (src/modules/audit/audited.ts) was inserted in the same
  * transaction, so its `at` is the batch's `created_at` (both the transaction's now()), and
  * its detail lists the request's batch ids. The join probes audit_entries_at; a batch whose
  * entry is gone (AUDIT_RETENTION_DAYS) or was never written (accepted without a route) is

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { BatchAccepted, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { BatchAccepted, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { BatchDetail, BatchDetailQuery, BatchListQuery, BatchPage, BatchParams, BatchStatus } from './batch.schemas.ts';
 import { acceptBatch } from './batch.accept.ts';

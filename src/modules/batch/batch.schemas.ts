@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Nullable, PageQuery, Timestamp } from '../../lib/schemas.ts';
 
 export const BatchParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) });
 

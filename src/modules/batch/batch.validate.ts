@@ -1,5 +1,5 @@
 // A batch body checked outside a request, exactly as a kind's POST route checks it: the
-// app's validator (src/http/validation.ts: no coercion, unknown fields dropped, defaults
+// app's validator (src/lib/validation.ts: no coercion, unknown fields dropped, defaults
 // filled in, nulls of optional fields dropped, no NUL or lone surrogate) on the kind's
 // declared body schema, then the kind's own refinement of the problems (its route's
 // errorHandler, e.g. a promotion's union keeps the branch that was sent). The file
@@ -8,7 +8,7 @@
 // pointer, code and words.
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { toFieldErrors, validatorCompiler } from '../../http/validation.ts';
+import { toFieldErrors, validatorCompiler } from '../../lib/validation.ts';
 import type { FieldError } from '../../lib/errors.ts';
 import type { BatchKind } from './batch.kinds.ts';
 

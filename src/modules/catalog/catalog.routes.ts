@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, Page, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { Brand, Category, CategoryInput, CategoryListQuery, Product, ProductListQuery, SubcategoryInput } from './catalog.schemas.ts';
 import { getBrand, getCategory, getProduct, listCategories, listProducts, upsertCategory } from './catalog.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const read = { auth: 'supplier', scope: 'supplier/catalog.read' } as const;
 const write = { auth: 'supplier', scope: 'supplier/catalog.write', audit: 'category' } as const;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Description, Name, Nullable, PageQuery, SearchQuery, Timestamp, Units, Url } from '../../http/common.schemas.ts';
+import { Code, Description, Name, Nullable, PageQuery, SearchQuery, Timestamp, Units, Url } from '../../lib/schemas.ts';
 import { ImageDetail, ImageFields } from '../images/images.schemas.ts';
 
 const Weight = () => Type.Number({ minimum: -1_000_000, maximum: 1_000_000, description: 'lower shows first' });

@@ -1,8 +1,8 @@
 // Console sign-in and the session (console.service.ts). The console's pages call the
 // supplier and admin APIs themselves with the session's token.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { consoleSessionOf } from '../../http/auth.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { consoleSessionOf } from './console.session.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { ChooseSupplierBody, CodeSent, ConsoleMe, ConsoleSettings, ConsoleToken, EmailBody, EmailCodeBody, ModeBody, SignedOut } from './console.schemas.ts';
 import { chooseSupplier, consoleMe, exchangeConsoleCode, requestConsoleCode, setConsoleMode, signOut, type ConsoleContext } from './console.service.ts';

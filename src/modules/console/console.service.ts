@@ -3,7 +3,7 @@
 // realm of their own); the token names a session row that every request reads.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { ConsoleAuthenticator, ConsoleSession } from '../../http/auth.ts';
+import type { ConsoleAuthenticator, ConsoleSession } from './console.session.ts';
 import { jwtCodec } from '../../lib/jwt.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { newSessionId, sha256 } from '../../lib/secrets.ts';

@@ -3,9 +3,10 @@
 // `credit` in POST /batch/store is staged with the store (../stores/stores.batch.ts). The
 // store app's account is here too, behind the store app's one membership guard.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { audited } from '../../http/audit.ts';
-import { storeUserOf, supplierOf } from '../../http/auth.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { audited } from '../audit/audited.ts';
+import { storeUserOf } from '../store-app/store-app.principal.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { todayIn } from '../../lib/clock.ts';
 import { Order, OrderIdParams } from '../orders/orders.schemas.ts';

@@ -1,6 +1,6 @@
 // Credit, invoices and payments (README.md): what the routes and batch kinds take and answer.
 import { Type, type Static } from 'typebox';
-import { Code, Money, Nullable, PageQuery, Timestamp, Url } from '../../http/common.schemas.ts';
+import { Code, Money, Nullable, PageQuery, Timestamp, Url } from '../../lib/schemas.ts';
 
 const CalendarDate = (description = 'YYYY-MM-DD') => Type.String({ format: 'calendar-date', description });
 

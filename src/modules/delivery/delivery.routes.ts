@@ -2,9 +2,9 @@
 // store app's `GET /app/stores/{storeId}/delivery-options` is in store-app.routes.ts, behind
 // the membership guard; it answers what `GET /store/{code}/delivery-options` answers here.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { audited } from '../../http/audit.ts';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, Page, problems } from '../../http/common.schemas.ts';
+import { audited } from '../audit/audited.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { DeliveryOptions, DeliveryZone, DeliveryZoneBody, DeliveryZoneListQuery } from './delivery.schemas.ts';
 import { getZone, listZones, putZone, storeOptions } from './delivery.service.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Code, Money, Name, Nullable, PageQuery, SearchQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Money, Name, Nullable, PageQuery, SearchQuery, Timestamp } from '../../lib/schemas.ts';
 
 const CalendarDate = (description = 'YYYY-MM-DD') => Type.String({ format: 'calendar-date', description });
 

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { GrouperKind } from '../../db/types.ts';
 import type { Deps } from '../../deps.ts';
 import { CreateGrouper, Grouper, GrouperListQuery, GrouperPage, GrouperStatusBody, UpdateGrouper } from './groupers.schemas.ts';
 import { createGrouper, getGrouper, listGroupers, updateGrouper } from './groupers.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const read = { auth: 'supplier', scope: 'supplier/grouper.read' } as const;
 const write = { auth: 'supplier', scope: 'supplier/grouper.write', audit: 'grouper' } as const;

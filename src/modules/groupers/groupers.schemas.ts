@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Name, Page, PageQuery, SearchQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Name, Page, PageQuery, SearchQuery, Timestamp } from '../../lib/schemas.ts';
 
 export const CreateGrouper = Type.Object({ internalCode: Code(), name: Name() });
 export const UpdateGrouper = Type.Object({ name: Name() });

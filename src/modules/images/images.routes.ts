@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { problems } from '../../lib/schemas.ts';
 import { notFound } from '../../lib/errors.ts';
 import { CONTENT_TYPES } from './images.process.ts';
 import { ImageFileParams } from './images.schemas.ts';

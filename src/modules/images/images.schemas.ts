@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../http/common.schemas.ts';
+import { Nullable } from '../../lib/schemas.ts';
 
 const FileUrl = (description: string) => Type.String({ format: 'uri', description });
 

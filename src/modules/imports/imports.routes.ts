@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifySchemaCompiler } from 'fastify';
-import { actorOf, audited } from '../../http/audit.ts';
-import { supplierOf } from '../../http/auth.ts';
-import { problems } from '../../http/common.schemas.ts';
-import { validatorCompiler } from '../../http/validation.ts';
+import { actorOf, audited } from '../audit/audited.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { problems } from '../../lib/schemas.ts';
+import { validatorCompiler } from '../../lib/validation.ts';
 import type { Deps } from '../../deps.ts';
 import { IMPORT_KINDS } from '../../integrator/kinds.ts';
 import { AppError } from '../../lib/errors.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FILE_NAME_PATTERN, Nullable, Page, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { FILE_NAME_PATTERN, Nullable, Page, PageQuery, Timestamp } from '../../lib/schemas.ts';
 import { IMPORT_KINDS } from '../../integrator/kinds.ts';
 
 export const ImportKindName = Type.Union(

@@ -2,10 +2,11 @@
 // supplier/member.write) and, for the first owner, through the admin API.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { audited } from '../../http/audit.ts';
-import { rateLimited, supplierOf } from '../../http/auth.ts';
+import { audited } from '../audit/audited.ts';
+import { rateLimited } from '../../lib/errors.ts';
+import { supplierOf } from '../auth/principal.ts';
 import { RateLimiter } from '../../lib/rate-limiter.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
 import { InviteBody, Member, MemberIdParams, Removed, RoleBody } from './members.schemas.ts';

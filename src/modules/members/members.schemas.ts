@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../http/common.schemas.ts';
+import { Timestamp } from '../../lib/schemas.ts';
 import { MEMBER_ROLES } from '../auth/scopes.ts';
 import { Email } from '../stores/stores.schemas.ts';
 

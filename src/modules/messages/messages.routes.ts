@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { storeUserOf } from '../../http/auth.ts';
-import { Nullable, problems } from '../../http/common.schemas.ts';
+import { storeUserOf } from '../store-app/store-app.principal.ts';
+import { Nullable, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../lib/errors.ts';
 import { findPerson } from '../store-app/store-app.sign-in.repository.ts';

@@ -1,8 +1,8 @@
 // The order guide's /app routes (README.md): thin, each behind the store app's one
 // membership guard (another store answers 404, exactly as one that does not exist).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { storeUserOf } from '../../http/auth.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { storeUserOf } from '../store-app/store-app.principal.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
 // A seller serving the store reads the guide, fills and repeats as a buyer would; only the store's users change its preferences.

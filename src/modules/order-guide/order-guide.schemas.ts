@@ -1,6 +1,6 @@
 // The order guide's shapes (README.md): what its routes take and answer.
 import { Type, type Static } from 'typebox';
-import { Code, Nullable, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Nullable, Timestamp } from '../../lib/schemas.ts';
 import { LineErrorCode } from '../pricing/pricing.schemas.ts';
 import { CatalogPromotion } from '../store-app/store-app.schemas.ts';
 

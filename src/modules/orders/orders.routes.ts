@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { Page, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
 import { cancelCodes, replaceCancelCodes } from './cancel-codes.ts';
@@ -16,7 +16,7 @@ import {
   ReturnBody,
 } from './orders.schemas.ts';
 import { getOrder, listOrders, operate, type Operation } from './orders.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const tags = ['orders'];
 const read = { auth: 'supplier', scope: 'supplier/order.read' } as const;

@@ -1,5 +1,5 @@
 import { Type, type TObject, type TProperties } from 'typebox';
-import { Code, Description, Money, Nullable, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Description, Money, Nullable, PageQuery, Timestamp, Units } from '../../lib/schemas.ts';
 import { CreditHoldSchema, PaymentMethod, PaymentStatus } from '../credit/credit.schemas.ts';
 import { OrderPricing, PricedLineResult } from '../pricing/pricing.schemas.ts';
 import { Address } from '../stores/stores.schemas.ts';

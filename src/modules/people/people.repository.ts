@@ -3,7 +3,7 @@
 // supplier sends writes here.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { IdentifierKind } from './people.service.ts';
+import type { IdentifierKind } from '../../lib/notifier.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 const columnOf = (kind: IdentifierKind) => (kind === 'phone' ? 'phone' : 'email');

@@ -4,9 +4,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { IdentifierKind } from '../../lib/notifier.ts';
 import * as repo from './people.repository.ts';
-
-export type IdentifierKind = 'phone' | 'email';
 
 export interface Identifier {
   kind: IdentifierKind;

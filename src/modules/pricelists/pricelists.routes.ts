@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import {
   CreatePriceList,
@@ -13,7 +13,7 @@ import {
   PriceListSummary,
 } from './pricelists.schemas.ts';
 import { createPriceList, getPriceList, listPriceEntries, listPriceLists, setPriceListStatus } from './pricelists.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const tags = ['price lists'];
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Money, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Money, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Units } from '../../lib/schemas.ts';
 
 export const CreatePriceList = Type.Object({ internalCode: Code(), name: Type.Optional(Name()) });
 export const PriceListStatusBody = Type.Object({ enabled: Type.Boolean() });

@@ -5,7 +5,7 @@
 // describes them field by field. Field names are the contract's (those of the pricing
 // examples, test/fixtures/pricing-examples.json); README.md states the rules.
 import { Type } from 'typebox';
-import { Nullable } from '../../http/common.schemas.ts';
+import { Nullable } from '../../lib/schemas.ts';
 
 const ProductSize = Type.Object({ internalCode: Type.String(), units: Type.Integer() });
 /** A gift: its product and package size, and its name where the product has one (an added field: the warehouse and the shop say what is given). */

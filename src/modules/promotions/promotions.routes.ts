@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { PromotionType } from '../../db/types.ts';
 import type { Deps } from '../../deps.ts';
 import { keepSentBranch } from './promotions.validation.ts';
@@ -17,7 +17,7 @@ import {
 } from './promotions.schemas.ts';
 import { todayFor } from '../../lib/clock.ts';
 import { getPromotion, listPromotions, setPromotionStatus, upsertPromotion } from './promotions.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const read = { auth: 'supplier', scope: 'supplier/promotion.read' } as const;
 const write = { auth: 'supplier', scope: 'supplier/promotion.write', audit: 'promotion' } as const;

@@ -2,7 +2,7 @@
 // (types, formats, ranges); the rules between fields and the references to products and
 // groupers live in promotions.rules.ts, so a batch fails only the item that breaks them.
 import { Type } from 'typebox';
-import { Code, Description, MAX_MONEY, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Url } from '../../http/common.schemas.ts';
+import { Code, Description, MAX_MONEY, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Url } from '../../lib/schemas.ts';
 import { ImageFields } from '../images/images.schemas.ts';
 
 const MAX_TIERS = 100;

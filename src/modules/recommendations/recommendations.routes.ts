@@ -2,9 +2,10 @@
 // promotion scopes: README, "Scopes") and the store's read of its own, behind the store
 // app's membership guard. Thin: parse (the schema), call a service, reply.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { storeUserOf, supplierOf } from '../../http/auth.ts';
-import { audited } from '../../http/audit.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { storeUserOf } from '../store-app/store-app.principal.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { audited } from '../audit/audited.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { todayFor } from '../../lib/clock.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';

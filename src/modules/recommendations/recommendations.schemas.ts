@@ -3,7 +3,7 @@
 // references to products and groupers are recommendations.rules.ts, so a batch fails only
 // the item that breaks them.
 import { Type, type Static } from 'typebox';
-import { Code, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp, Units } from '../../lib/schemas.ts';
 import { LineErrorCode } from '../pricing/pricing.schemas.ts';
 
 const CalendarDate = (description: string) => Type.String({ format: 'calendar-date', description });

@@ -2,13 +2,13 @@
 // in live mode is answered 404 on each of them, exactly as a route that does not exist
 // (config.mode, src/http/auth.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { audited } from '../../http/audit.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { audited } from '../audit/audited.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { clockView, resetClock, setClock, type ClockContext } from './sandbox.clock.service.ts';
 import { Type } from 'typebox';
-import { Page, PageQuery } from '../../http/common.schemas.ts';
+import { Page, PageQuery } from '../../lib/schemas.ts';
 import { checklist } from './sandbox.checklist.ts';
 import { copyLive, resetTwin } from './sandbox.data.ts';
 import { triggerEvent } from './sandbox.events.ts';

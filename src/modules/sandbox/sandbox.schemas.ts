@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Nullable, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Nullable, Timestamp } from '../../lib/schemas.ts';
 
 export const ClockBody = Type.Object({
   now: Type.String({ format: 'date-time', description: "the sandbox's new time (RFC 3339, with its offset), not before its current one" }),

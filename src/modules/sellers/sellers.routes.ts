@@ -4,9 +4,10 @@
 // parse (the schema), call a service, reply.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { storeUserOf, supplierOf } from '../../http/auth.ts';
-import { audited } from '../../http/audit.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { storeUserOf } from '../store-app/store-app.principal.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { audited } from '../audit/audited.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
 import { requireBuyerAccess, requireMembership } from '../store-app/store-app.membership.ts';

@@ -1,7 +1,7 @@
 // Sellers' shapes (README.md): the supplier's bodies and answers, the orders a seller
 // proposes to a store that confirms them itself, and the store's setting.
 import { Type, type Static } from 'typebox';
-import { Code, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Name, Nullable, Page, PageQuery, SearchQuery, Timestamp } from '../../lib/schemas.ts';
 import { Order, PlacedBy } from '../orders/orders.schemas.ts';
 import { PlaceBody } from '../store-app/store-app.schemas.ts';
 import { Email, Phone } from '../stores/stores.schemas.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { StockRulePage, StockRuleQuery } from './stock.schemas.ts';
 import { listStockRules } from './stock.service.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Nullable, Page, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Nullable, Page, PageQuery, Timestamp, Units } from '../../lib/schemas.ts';
 
 export const StockRuleInput = Type.Object({
   grouperCode: Code(),

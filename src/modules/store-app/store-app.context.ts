@@ -1,8 +1,8 @@
 // What the store side's services need of the process, for one request (today's date moves).
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
 import type { DB } from '../../db/types.ts';
-import type { Deps } from '../../deps.ts';
-import { todayFor, todayIn, type SupplierClocks } from '../../lib/clock.ts';
+import { todayFor, todayIn, type Clock, type SupplierClocks } from '../../lib/clock.ts';
 import type { StoreOrderPlacer } from '../orders/orders.service.ts';
 import type { StoreCache } from './store-app.cache.ts';
 
@@ -27,7 +27,21 @@ export interface StoreAppContext {
   wake: () => void;
 }
 
-export const storeAppContext = (deps: Deps): StoreAppContext => ({
+/**
+ * What the context is built from: src/deps.ts's Deps has it. Named here rather than taken
+ * as Deps, so the store side's services do not import the composition root that builds them.
+ */
+export interface StoreAppDeps {
+  db: Kysely<DB>;
+  storeCache: StoreCache;
+  clock: Clock;
+  clocks: SupplierClocks;
+  config: Pick<Config, 'timezone' | 'currencyDecimals' | 'publicUrl'>;
+  placeStoreOrder: StoreOrderPlacer;
+  workAccepted(queue: 'webhooks'): void;
+}
+
+export const storeAppContext = (deps: StoreAppDeps): StoreAppContext => ({
   db: deps.db,
   cache: deps.storeCache,
   today: todayIn(deps.clock, deps.config.timezone),

@@ -1,12 +1,12 @@
 // Sign-in (one-time codes, store-app.sign-in.ts) and the signed-in person (/app/me).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { storeSessionOf, storeUserOf } from '../../http/auth.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { storeSessionOf, storeUserOf } from './store-app.principal.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { CodeBody, CodeSent, ContactBody, Me, MintedToken, PersonIdParams, SessionsEnded, SignedOut, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
 import { signOut } from './store-app.sessions.ts';
 import { addIdentifier, endStoreUserSessions, exchangeCode, findStoreUser, me, mintToken, requestCode, requestIdentifierCode, type SignInContext } from './store-app.sign-in.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const tags = ['store app'];
 

@@ -6,8 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { storeUserOf } from '../../http/auth.ts';
-import { Page, PageQuery, problems } from '../../http/common.schemas.ts';
+import { storeUserOf } from './store-app.principal.ts';
+import { Page, PageQuery, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../lib/errors.ts';
 import { cancelCodes } from '../orders/cancel-codes.ts';
@@ -24,7 +24,7 @@ import { Proposal } from '../sellers/sellers.schemas.ts';
 import { propose, waitsForStore } from '../sellers/sellers.service.ts';
 import { listNotifications, markRead } from './store-app.notifications.ts';
 import { cancelStoreOrder, getStoreOrder, listStoreOrders, placeOrder } from './store-app.orders.ts';
-import { etagged } from '../../http/etag.ts';
+import { etagged } from '../../lib/etag.ts';
 import {
   CartBody,
   CatalogFilters,
@@ -84,7 +84,7 @@ export const storeAppRoutes =
         querystring: CatalogQuery,
         response: { 200: CatalogPage, ...problems(400, 401, 404) },
       },
-      // A phone on a weak network asks again cheaply: ETag and 304 (src/http/etag.ts).
+      // A phone on a weak network asks again cheaply: ETag and 304 (src/lib/etag.ts).
       onSend: etagged,
       handler: async (request) => {
         const context = ctx();

@@ -1,6 +1,6 @@
 // The store side's shapes: what its routes take and answer, and what its services build.
 import { Type, type Static } from 'typebox';
-import { Code, Description, Nullable, Page, PageQuery, Timestamp, Units } from '../../http/common.schemas.ts';
+import { Code, Description, Nullable, Page, PageQuery, Timestamp, Units } from '../../lib/schemas.ts';
 import { PaymentMethod } from '../credit/credit.schemas.ts';
 import { ImageUrls } from '../images/images.schemas.ts';
 import { PromotionRef, StoredBonusTier, StoredPromotion } from '../promotions/promotions.schemas.ts';

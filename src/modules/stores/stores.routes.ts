@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { CodeParams, Page, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { CodeParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { PricedCart } from '../pricing/pricing.schemas.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
 import { CartBody } from '../store-app/store-app.schemas.ts';
 import { Store, StoreListQuery, StoreSummary, StoreUsers, UsersBody } from './stores.schemas.ts';
 import { addUsers, getStore, listStores, priceCartAsStore, removeUsers } from './stores.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const tags = ['stores'];
 

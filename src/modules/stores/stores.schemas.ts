@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Money, Name, Nullable, PageQuery, SearchQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Money, Name, Nullable, PageQuery, SearchQuery, Timestamp } from '../../lib/schemas.ts';
 import { CreditBody } from '../credit/credit.schemas.ts';
 
 export const Phone = () => Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +573001234567' });

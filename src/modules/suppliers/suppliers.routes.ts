@@ -1,13 +1,13 @@
 // The supplier's own account as its credentials see it (the operators' side is /admin).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { ANY_SCOPE } from '../../http/route-config.ts';
+import { ANY_SCOPE } from '../auth/scopes.ts';
 import { supplierIdentity } from '../sandbox/sandbox.twins.ts';
 import { CredentialListQuery, CredentialPage, SupplierIdentity } from './suppliers.schemas.ts';
 import { issueOwnCredentials, listCredentials, revokeOwnCredentials } from './suppliers.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 import { Type } from 'typebox';
 import { ClientIdParams, Credentials, IssueCredentialsBody, Revoked } from '../admin/admin.schemas.ts';
 

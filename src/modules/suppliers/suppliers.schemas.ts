@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, Page, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Nullable, Page, PageQuery, Timestamp } from '../../lib/schemas.ts';
 
 export const CredentialListQuery = Type.Object({
   revoked: Type.Optional(Type.Boolean({ description: 'true: only revoked credentials; false: only live ones' })),

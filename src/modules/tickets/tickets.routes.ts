@@ -1,11 +1,11 @@
 // The supplier's side of support tickets (docs/conventions.md, openapi.json).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { Page, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { Ticket, TicketIdParams, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
 import { closeTicket, getTicket, listTickets, requestInfo, updateTicket } from './tickets.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 
 const tags = ['support tickets'];
 const read = { auth: 'supplier', scope: 'supplier/support.read' } as const;

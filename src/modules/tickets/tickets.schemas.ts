@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Code, Nullable, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Code, Nullable, PageQuery, Timestamp } from '../../lib/schemas.ts';
 
 export const TICKET_STATUSES = ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED', 'CLOSED'] as const;
 export const TicketStatus = Type.Enum(TICKET_STATUSES);

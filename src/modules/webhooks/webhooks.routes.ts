@@ -4,14 +4,14 @@
 // (../suppliers/suppliers.service.ts), so the rules (a secret made once, the rotated-out one
 // signing 24 h more, replays without the secret) are written once.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { supplierOf } from '../../http/auth.ts';
-import { Page, problems } from '../../http/common.schemas.ts';
+import { supplierOf } from '../auth/principal.ts';
+import { Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { Secret, SupplierIdParams, Webhook, WebhookBody } from '../admin/admin.schemas.ts';
 import { configureWebhook, rotateWebhookSecret } from '../suppliers/suppliers.service.ts';
 import { Delivery, DeliveryIdParams, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
 import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, supplierWebhookSettings, webhookSettings } from './webhooks.service.ts';
-import { audited } from '../../http/audit.ts';
+import { audited } from '../audit/audited.ts';
 import { findDelivery } from './webhooks.log.repository.ts';
 
 const tags = ['webhooks'];

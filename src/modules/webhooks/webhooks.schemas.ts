@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, PageQuery, Timestamp } from '../../http/common.schemas.ts';
+import { Nullable, PageQuery, Timestamp } from '../../lib/schemas.ts';
 import { OPT_IN_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './webhooks.events.ts';
 
 export const EventType = Type.Enum(WEBHOOK_EVENT_TYPES, { description: 'the `x-event-type` of the call' });

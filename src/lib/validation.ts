@@ -7,7 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from '../lib/errors.ts';
 import { decimalPlaces } from '../lib/numbers.ts';
-import { CODE_PATTERN } from './common.schemas.ts';
+import { CODE_PATTERN } from './schemas.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
