@@ -1,17 +1,16 @@
 // POST /batch/brand and GET /brand/{code}: upsert semantics, partial updates, the bare
 // array form, structural validation (402 with pointers) and unknown fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { appWithSupplier, ISO } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await t.supplier();
+  ({ t, s } = await appWithSupplier());
 });
 afterAll(() => t.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Submits a brand batch, waits for it and returns its status body. */
 async function brands(body: unknown) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-import { drawnBatches, seeded } from '../helpers/drawn-batches.ts';
+import { drawnBatches, seeded, stepAgainstModel } from '../helpers/drawn-batches.ts';
 import { stageChunk } from '../helpers/staging.ts';
 
 let t: TestApp;
@@ -71,14 +71,7 @@ async function stored(s: TestSupplier): Promise<Map<string, Row>> {
 }
 
 /** Sends the items as one batch and checks every outcome and every row against the model. */
-async function step(s: TestSupplier, model: Model, items: Item[]) {
-  const outcomes = items.map((item) => model.apply(item));
-  const { ids, statuses } = await t.runBatch(s, '/batch/product', { upsert: items });
-  expect(statuses[0]).toMatchObject({ status: outcomes.includes('completed') ? 'processed' : 'failed', total: items.length, completed: outcomes.filter((o) => o === 'completed').length });
-  const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
-  expect(detail.map((d: { code: string; status: string }) => [d.code, d.status])).toEqual(items.map((item, i) => [item.internalCode, outcomes[i]]));
-  expect(await stored(s)).toEqual(model.rows);
-}
+const step = (s: TestSupplier, model: Model, items: Item[]) => stepAgainstModel(t, s, '/batch/product', model, items, () => stored(s));
 
 const p = (code: string, fields: Partial<Item> = {}): Item => ({ internalCode: code, name: `name of ${code}`, brandInternalCode: 'B-1', categoryInternalCode: 'C-1', ...fields });
 

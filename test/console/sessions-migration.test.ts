@@ -3,31 +3,15 @@
 // console, and what is stored no longer does.
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { describe, expect, it } from 'vitest';
 import * as hashedSessions from '../../src/db/migrations/0033_hashed_sessions.ts';
-import { createDeps, type Deps } from '../../src/deps.ts';
-import { MemoryNotifier } from '../../src/lib/notifier.ts';
-import { ADMIN_TOKEN } from '../helpers/app.ts';
-import { freshDatabase } from '../helpers/database.ts';
+import { migrationFixture } from '../helpers/migration.ts';
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let deps: Deps;
-let app: FastifyInstance;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await app?.close();
-  if (deps) await deps.close();
-  else await database.close();
-});
+const migration = migrationFixture();
 
 describe('0033: hashed sessions', () => {
   it('hashes the stored console session ids in place, and the tokens handed out before keep working', async () => {
-    const db = database.db;
+    const db = migration.db();
     // Back to the shape before 0033 (the fresh database holds no session yet).
     await sql`drop table store_sessions`.execute(db);
     await sql`alter table console_sessions alter column id type uuid using id::uuid`.execute(db);
@@ -44,8 +28,7 @@ describe('0033: hashed sessions', () => {
     const stored = (await sql<{ id: string }>`select id from console_sessions order by id`.execute(db)).rows.map((r) => r.id);
     expect(stored).toEqual([sha256(live), sha256(ended)].sort());
 
-    deps = await createDeps(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN }), database, { notifier: new MemoryNotifier() });
-    app = await buildApp(deps, { logger: false });
+    const { app, deps } = await migration.serve();
     const me = async (sessionId: string) =>
       (await app.inject({ method: 'GET', url: '/console/me', headers: { authorization: `Bearer ${(await deps.consoleTokens.sign(sessionId)).token}` } })).statusCode;
     expect(await me(live)).toBe(200);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { appWithSupplier } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await t.supplier();
+  ({ t, s } = await appWithSupplier());
 });
 afterAll(() => t.close());
 

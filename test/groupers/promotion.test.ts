@@ -1,41 +1,19 @@
 // Promotion groupers (commercial segments): create, rename, status, GET with stores, and
 // POST /batch/grouper/promotion. A store may be in any number of promotion groupers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { appWithSupplier, ISO } from '../helpers/fixtures.ts';
+import { grouperHelpers, link, notYet } from './helpers.ts';
 
 let t: TestApp;
 let s: TestSupplier;
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await t.supplier();
+  ({ t, s } = await appWithSupplier());
 });
 afterAll(() => t.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const link = (g: string, st: string) => ({ groupInternalCode: g, storeInternalCode: st });
-const notYet = (st: string) => `store ${st} is not known yet; the link takes effect when it is created`;
-
-let seq = 0;
-/** A new promotion grouper of its own for each test, so no test depends on another's writes. */
-async function newGrouper(name = 'Segment') {
-  const code = `SEG-${++seq}`;
-  const res = await as(t, s, 'POST', '/grouper/promotion', { internalCode: code, name });
-  expect(res.statusCode, res.body).toBe(200);
-  return code;
-}
-async function run(url: string, body: unknown, supplier = s) {
-  const { ids, statuses: [status] } = await t.runBatch(supplier, url, body);
-  expect(ids).toHaveLength(1);
-  const detail = (await as(t, supplier, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
-  return { status, detail };
-}
-const links = (body: unknown) => run('/batch/grouper/promotion', body);
-const storesOf = async (code: string) => (await as(t, s, 'GET', `/grouper/${code}/promotion`)).json().stores.map((x: any) => x.storeInternalCode);
+const { newGrouper, links, storesOf, createStores } = grouperHelpers({ kind: 'promotion', prefix: 'SEG', name: 'Segment', oneBatch: true }, () => ({ t, s }));
 const storeGroupers = async (code: string) => (await as(t, s, 'GET', `/store/${code}`)).json().promotionGrouperCodes;
-async function createStores(...codes: string[]) {
-  const { status } = await run('/batch/store', { upsert: codes.map((code) => ({ internalCode: code, name: `Store ${code}` })) });
-  expect(status).toMatchObject({ status: 'processed', failed: 0 });
-}
 
 describe('POST /grouper/promotion', () => {
   it('creates a grouper and answers it as GET does', async () => {

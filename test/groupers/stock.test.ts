@@ -1,40 +1,19 @@
 // Stock groupers (warehouses): create, rename, status, GET with stores, and
 // POST /batch/grouper/stock. A store is in at most one stock grouper: adding it moves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { appWithSupplier, ISO } from '../helpers/fixtures.ts';
+import { grouperHelpers, link, notYet } from './helpers.ts';
 
 let t: TestApp;
 let s: TestSupplier;
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await t.supplier();
+  ({ t, s } = await appWithSupplier());
 });
 afterAll(() => t.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const link = (g: string, st: string) => ({ groupInternalCode: g, storeInternalCode: st });
-const notYet = (st: string) => `store ${st} is not known yet; the link takes effect when it is created`;
-
-let seq = 0;
-/** A new stock grouper of its own for each test, so no test depends on another's writes. */
-async function newGrouper(name = 'Warehouse') {
-  const code = `W-${++seq}`;
-  const res = await as(t, s, 'POST', '/grouper/stock', { internalCode: code, name });
-  expect(res.statusCode, res.body).toBe(200);
-  return code;
-}
-async function run(url: string, body: unknown) {
-  const { ids, statuses } = await t.runBatch(s, url, body);
-  const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
-  return { status: statuses[0], statuses, detail };
-}
-const links = (body: unknown) => run('/batch/grouper/stock', body);
-const storesOf = async (code: string) => (await as(t, s, 'GET', `/grouper/${code}/stock`)).json().stores.map((x: any) => x.storeInternalCode);
+const { newGrouper, run, links, storesOf, createStores } = grouperHelpers({ kind: 'stock', prefix: 'W', name: 'Warehouse', oneBatch: false }, () => ({ t, s }));
 const stockGrouperOf = async (store: string) => (await as(t, s, 'GET', `/store/${store}`)).json().stockGrouperCode;
-async function createStores(...codes: string[]) {
-  const { status } = await run('/batch/store', { upsert: codes.map((code) => ({ internalCode: code, name: `Store ${code}` })) });
-  expect(status).toMatchObject({ status: 'processed', failed: 0 });
-}
 
 describe('stock groupers', () => {
   it('creates, answers 409 ALREADY_EXISTS for a taken code, renames and changes status', async () => {

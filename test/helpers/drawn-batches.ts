@@ -1,5 +1,7 @@
 // Batches drawn at random from a seed, for tests that check a bulk write against a model
 // applying items one by one: the same batches every run, so a failure reproduces.
+import { expect } from 'vitest';
+import { as, type TestApp, type TestSupplier } from './app.ts';
 
 /** Seeded draws (a linear congruential generator). */
 export function seeded(seed: number) {
@@ -33,4 +35,27 @@ export function* drawnBatches<Item extends { internalCode: string }>(
     }
     yield items;
   }
+}
+
+/** The reference a bulk write is checked against: applies items one after another, and holds the rows it expects. */
+export interface ItemModel<Item, Row> {
+  readonly rows: Map<string, Row>;
+  apply(item: Item): 'completed' | 'failed';
+}
+
+/** Sends the items as one batch to `url` and checks every outcome and every row (`stored()`) against the model. */
+export async function stepAgainstModel<Item extends { internalCode: string }, Row>(
+  t: TestApp,
+  s: TestSupplier,
+  url: string,
+  model: ItemModel<Item, Row>,
+  items: Item[],
+  stored: () => Promise<Map<string, Row>>,
+) {
+  const outcomes = items.map((item) => model.apply(item));
+  const { ids, statuses } = await t.runBatch(s, url, { upsert: items });
+  expect(statuses[0]).toMatchObject({ status: outcomes.includes('completed') ? 'processed' : 'failed', total: items.length, completed: outcomes.filter((o) => o === 'completed').length });
+  const detail = (await as(t, s, 'GET', `/batch/${ids[0]}/detail`)).json().detail;
+  expect(detail.map((d: { code: string; status: string }) => [d.code, d.status])).toEqual(items.map((item, i) => [item.internalCode, outcomes[i]]));
+  expect(await stored()).toEqual(model.rows);
 }

@@ -5,43 +5,30 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createNotifier } from '../../src/modules/messages/messages.channels.ts';
 import { as, createTestApp, PRODUCTION_ENV, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { waitFor } from '../helpers/process.ts';
+import { startPlainSmtp, type PlainSmtp } from '../helpers/smtp.ts';
 
 const SID = 'AC0123456789abcdef';
 const AUTH = 'twilio-secret-token';
-const mails: { to: string; data: string }[] = [];
 const twilio: { path: string; authorization: string | undefined; form: URLSearchParams }[] = [];
 const PHONE_WA = '+573009990001';
 const PHONE_FALLBACK = '+573009990002';
 const PHONE_RETRY = '+573009990003';
 let smsFailuresLeft = 1;
 
-let smtp: SMTPServer;
+let smtp: PlainSmtp;
 let twilioServer: http.Server;
 let t: TestApp;
 let s: TestSupplier;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, done) {
-      let data = '';
-      stream.on('data', (c) => (data += c));
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address, data });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  smtp = await startPlainSmtp();
   twilioServer = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -63,7 +50,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'trace',
       // The stand-in offers no TLS (test/messages/smtp-tls.test.ts: refused unless this says so).
       SMTP_REQUIRE_TLS: 'false',
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMTP_URL: smtp.url,
       MAIL_FROM: 'Surtido <no-reply@example.com>',
       TWILIO_ACCOUNT_SID: SID,
       TWILIO_AUTH_TOKEN: AUTH,
@@ -84,7 +71,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  smtp?.close();
+  await smtp?.close();
   twilioServer?.close();
 });
 
@@ -97,7 +84,7 @@ const mailCode = (data: string) => /digo es (\d{6})\./.exec(data)?.[1];
 describe('email through SMTP', () => {
   it('a real SMTP server receives the code in Spanish, and the code signs in', async () => {
     expect((await post('/app/auth/code', { email: 'rosa@example.com' })).statusCode).toBe(202);
-    const mail = await waitFor('the mail', async () => mails.find((m) => m.to === 'rosa@example.com'), 20_000);
+    const mail = await waitFor('the mail', async () => smtp.mails.find((m) => m.to === 'rosa@example.com'), 20_000);
     expect(mail.data).toMatch(/Tu c=C3=B3digo es \d{6}|Tu código es \d{6}/);
     const code = mailCode(mail.data)!;
     const res = await post('/app/auth/token', { email: 'rosa@example.com', code });
@@ -108,9 +95,9 @@ describe('email through SMTP', () => {
   });
 
   it('an opted-in event reaches the person by email, in their language', async () => {
-    const before = mails.filter((m) => m.to === 'rosa@example.com').length;
+    const before = smtp.mails.filter((m) => m.to === 'rosa@example.com').length;
     expect((await post('/app/auth/code', { email: 'rosa@example.com' })).statusCode).toBe(202);
-    const mail = await waitFor('a new mail', async () => mails.filter((m) => m.to === 'rosa@example.com')[before], 20_000);
+    const mail = await waitFor('a new mail', async () => smtp.mails.filter((m) => m.to === 'rosa@example.com')[before], 20_000);
     const token = (await post('/app/auth/token', { email: 'rosa@example.com', code: mailCode(mail.data)! })).json().access_token;
     const auth = { authorization: `Bearer ${token}` };
     expect((await t.request({ method: 'GET', url: '/app/me/preferences', headers: auth })).json()).toEqual({ language: 'es', channel: null, events: [] });
@@ -124,7 +111,7 @@ describe('email through SMTP', () => {
     const ticket = await post(`/app/stores/${storeId}/tickets`, { message: 'Falta un producto' }, token);
     expect(ticket.statusCode, ticket.body).toBe(200);
     expect((await as(t, s, 'POST', '/support/ticket/additional-info', { ticketId: ticket.json().id, message: 'Which one?' })).statusCode).toBe(200);
-    const event = await waitFor('the event mail', async () => mails.find((m) => m.to === 'rosa@example.com' && /needs more information/.test(m.data)), 20_000);
+    const event = await waitFor('the event mail', async () => smtp.mails.find((m) => m.to === 'rosa@example.com' && /needs more information/.test(m.data)), 20_000);
     expect(event.data).toMatch(/Tienda Uno needs more information about your request #\d+/);
   });
 });

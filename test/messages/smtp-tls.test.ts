@@ -2,36 +2,22 @@
 // says so. A real SMTP server (smtp-server) that offers no TLS at all: with
 // SMTP_REQUIRE_TLS on (production's default) the send is refused before the message is
 // given to it; with SMTP_REQUIRE_TLS=false it goes through in the clear.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createNotifier } from '../../src/modules/messages/messages.channels.ts';
 import { PRODUCTION_ENV } from '../helpers/app.ts';
+import { startPlainSmtp, type PlainSmtp } from '../helpers/smtp.ts';
 
-const received: { to: string; data: string }[] = [];
-const mailTo = (to: string) => received.filter((m) => m.to === to);
-let smtp: SMTPServer;
+let smtp: PlainSmtp;
 let smtpUrl: string;
+const mailTo = (to: string) => smtp.mails.filter((m) => m.to === to);
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, done) {
-      let data = '';
-      stream.on('data', (c) => (data += c));
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) received.push({ to: rcpt.address, data });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startPlainSmtp();
+  smtpUrl = smtp.url;
 });
 
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => smtp.close());
 
 const code = (to: string) => ({ purpose: 'code' as const, kind: 'email' as const, to, subject: 'Tu código', body: 'Tu código es 123456. Vale por 5 minutos.' });
 

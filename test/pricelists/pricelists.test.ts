@@ -1,17 +1,15 @@
 // POST /pricelist, GET /pricelist/{code}, PUT /pricelist/{code}/status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { appWithSupplier, ISO, stamps } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
 beforeAll(async () => {
-  t = await createTestApp();
-  s = await t.supplier();
+  ({ t, s } = await appWithSupplier());
 });
 afterAll(() => t.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const stamps = { createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) };
 
 describe('POST /pricelist', () => {
   it('creates a list and answers it, empty and enabled', async () => {

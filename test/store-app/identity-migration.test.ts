@@ -2,31 +2,16 @@
 // attached keeps their phone, the email becomes a person of its own, every membership
 // still opens to the identifiers its supplier named, and only the newest code stays live.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { describe, expect, it } from 'vitest';
 import * as storeIdentity from '../../src/db/migrations/0011_store_identity.ts';
-import { createDeps, type Deps } from '../../src/deps.ts';
-import { MemoryNotifier } from '../../src/lib/notifier.ts';
 import { ADMIN_TOKEN } from '../helpers/app.ts';
-import { freshDatabase } from '../helpers/database.ts';
-import type { FastifyInstance } from 'fastify';
+import { migrationFixture } from '../helpers/migration.ts';
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let deps: Deps;
-let app: FastifyInstance;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(async () => {
-  await app?.close();
-  if (deps) await deps.close();
-  else await database.close();
-});
+const migration = migrationFixture();
 
 describe('0011: store-user identity', () => {
   it('keeps everyone their own memberships and drops the links a supplier made', async () => {
-    const db = database.db;
+    const db = migration.db();
     // Back to the shape before 0011.
     await sql`drop table store_users`.execute(db);
     await sql`create table store_users (supplier_id bigint not null, store_id bigint not null references stores(id),
@@ -61,8 +46,7 @@ describe('0011: store-user identity', () => {
     expect(live).toEqual([{ code_hash: 'new' }]);
 
     // Through the real API over the migrated database.
-    deps = await createDeps(loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN }), database, { notifier: new MemoryNotifier() });
-    app = await buildApp(deps, { logger: false });
+    const { app, deps } = await migration.serve();
     const storesOf = async (contact: object) => {
       const minted = await app.inject({ method: 'POST', url: '/admin/store-users/token', payload: contact, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       const me = await app.inject({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${minted.json().access_token}` } });
