@@ -226,6 +226,60 @@ export function removalOutcomes(codes: string[], removed: Set<string>, noun: str
   });
 }
 
+/**
+ * Items that name stores not created yet are kept (the recommended load order may send a
+ * store after what names it) and say so; `then` says what happens when they are created.
+ */
+export function storesNotKnownYet(stores: string[], then: string): ItemOutcome {
+  if (stores.length === 0) return completed;
+  const named = stores.length === 1 ? `store ${stores[0]} is` : `stores ${stores.join(', ')} are`;
+  return { status: 'completed', message: `${named} not known yet; ${then} when they are created` };
+}
+
+/** A body's `upsert` list of items its supplier names by internalCode (the common shape of an upsert action). */
+type CodedUpsertBody = { upsert?: { internalCode: string }[] };
+type UpsertItem<Body extends CodedUpsertBody> = NonNullable<Body['upsert']>[number];
+
+/**
+ * The `upsert` action of a body whose `upsert` list holds items keyed by their
+ * internalCode: its name, select, code and key written once; `how` is the kind's own
+ * apply (or stage and applyStaged).
+ */
+export function upsertByCode<Body extends CodedUpsertBody>(
+  action: ActionBuilder<Body>,
+  how: Pick<ActionSpec<Body, UpsertItem<Body>>, 'apply' | 'stage' | 'applyStaged'>,
+): BatchAction {
+  return action<UpsertItem<Body>>({
+    name: 'upsert',
+    select: (body) => body.upsert,
+    code: (item) => item.internalCode,
+    key: (item) => item.internalCode,
+    ...how,
+  });
+}
+
+/**
+ * The `remove.internalCodes` action: each code removed by `remove` (which answers those
+ * that existed) with `removalOutcomes`. `keyed: false` leaves the action without a key, for
+ * a kind whose other actions have none either (its batches then wait for every earlier one).
+ */
+export function removeByCode<Body extends { remove?: { internalCodes?: string[] } }>(
+  action: ActionBuilder<Body>,
+  noun: string,
+  remove: (trx: Transaction<DB>, supplierId: number, codes: string[]) => Promise<Set<string>>,
+  { keyed = true } = {},
+): BatchAction {
+  return action<string>({
+    name: 'remove.internalCodes',
+    select: (body) => body.remove?.internalCodes,
+    code: (code) => code,
+    ...(keyed ? { key: (code: string) => code } : {}),
+    async apply(trx, supplierId, codes) {
+      return removalOutcomes(codes, await remove(trx, supplierId, [...new Set(codes)]), noun);
+    },
+  });
+}
+
 export class BatchRegistry {
   private readonly kinds = new Map<string, BatchKind>();
   constructor(kinds: readonly BatchKind[]) {

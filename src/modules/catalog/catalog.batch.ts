@@ -4,7 +4,7 @@
 // one statement (writeStagedProducts); no product item passes through Node after its 202.
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { actionFor, completed, defineBatchKind, failed, itemsOfOneAction, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, failed, itemsOfOneAction, upsertByCode, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
 import { NewRowsGuess } from '../../db/insert-first.ts';
 import { registerImageUrls } from '../images/images.service.ts';
 import * as repo from './catalog.repository.ts';
@@ -38,11 +38,7 @@ const mergeBrand = (a: repo.BrandRow, b: repo.BrandRow): repo.BrandRow => ({
   enabled: b.enabled ?? a.enabled,
 });
 
-const upsertBrands = brandAction({
-  name: 'upsert',
-  select: (body) => body.upsert,
-  code: (item) => item.internalCode,
-  key: (item) => item.internalCode,
+const upsertBrands = upsertByCode(brandAction, {
   async apply(trx, supplierId, items) {
     const rows: repo.BrandRow[] = items.map((i) => ({
       code: i.internalCode,
@@ -110,11 +106,7 @@ const unresolvedOutcome = (u: repo.UnresolvedProduct): PlacedOutcome => ({
       : failed('UNKNOWN_BRAND', `brand ${u.brand} does not exist`),
 });
 
-const upsertProducts = productAction({
-  name: 'upsert',
-  select: (body) => body.upsert,
-  code: (item) => item.internalCode,
-  key: (item) => item.internalCode,
+const upsertProducts = upsertByCode(productAction, {
   stage: stageProduct,
   async applyStaged(trx, supplierId, run) {
     const written = await repo.writeStagedProducts(trx, supplierId, run, newProducts.expectNew(supplierId));

@@ -7,7 +7,7 @@ import { Decimal } from 'decimal.js';
 import type { Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { DB } from '../../db/types.ts';
-import { defineBatchKind, failed, lastPerKey, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { defineBatchKind, failed, lastPerKey, upsertByCode, type ItemOutcome } from '../batch/batch.kinds.ts';
 import * as repo from './credit.repository.ts';
 import { InvoiceBatchBody, PaymentBatchBody, type InvoiceInput, type PaymentInput } from './credit.schemas.ts';
 
@@ -113,28 +113,12 @@ export const invoiceBatchKind = defineBatchKind({
   endpoint: '/batch/invoice',
   body: InvoiceBatchBody,
   route: { ...route, summary: "Upsert a store's invoices, each written whole with the orders it bills (asynchronous)" },
-  actions: (action) => [
-    action({
-      name: 'upsert',
-      select: (body) => body.upsert,
-      code: (item) => item.internalCode,
-      key: (item) => item.internalCode,
-      apply: applyInvoices,
-    }),
-  ],
+  actions: (action) => [upsertByCode(action, { apply: applyInvoices })],
 });
 
 export const paymentBatchKind = defineBatchKind({
   endpoint: '/batch/payment',
   body: PaymentBatchBody,
   route: { ...route, summary: "Upsert a store's payments, each with its allocations to the store's invoices (asynchronous)" },
-  actions: (action) => [
-    action({
-      name: 'upsert',
-      select: (body) => body.upsert,
-      code: (item) => item.internalCode,
-      key: (item) => item.internalCode,
-      apply: applyPayments,
-    }),
-  ],
+  actions: (action) => [upsertByCode(action, { apply: applyPayments })],
 });

@@ -1,7 +1,7 @@
 // POST /batch/deliveryzone (upsert only): zones written whole, as PUT /deliveryzone/{code}
 // writes one. An item whose rules the schema cannot check (delivery.service.ts,
 // zoneProblems) fails alone; the others of a chunk are written by one statement.
-import { defineBatchKind, failed, lastPerKey, type ItemOutcome } from '../batch/batch.kinds.ts';
+import { defineBatchKind, failed, lastPerKey, upsertByCode, type ItemOutcome } from '../batch/batch.kinds.ts';
 import * as repo from './delivery.repository.ts';
 import { DeliveryZoneBatchBody } from './delivery.schemas.ts';
 import { zoneProblems, zoneWrite } from './delivery.service.ts';
@@ -17,11 +17,7 @@ export const deliveryZoneBatchKind = defineBatchKind({
     summary: 'Upsert delivery zones, each written whole (asynchronous)',
   },
   actions: (action) => [
-    action({
-      name: 'upsert',
-      select: (body) => body.upsert,
-      code: (item) => item.internalCode,
-      key: (item) => item.internalCode,
+    upsertByCode(action, {
       async apply(trx, supplierId, items) {
         const outcomes: ItemOutcome[] = items.map((item) => {
           const [problem] = zoneProblems(item);

@@ -3,7 +3,7 @@
 // (writePromotions), set-based; an item breaking a rule fails alone, with the code the
 // PUT would have answered.
 import type { PromotionType } from '../../db/types.ts';
-import { actionFor, completed, defineBatchKind, removalOutcomes } from '../batch/batch.kinds.ts';
+import { actionFor, completed, defineBatchKind, removeByCode } from '../batch/batch.kinds.ts';
 import { failedItem, type PromotionBody } from './promotions.rules.ts';
 import { PromotionBatchBody } from './promotions.schemas.ts';
 import { removePromotions, writePromotions } from './promotions.service.ts';
@@ -11,14 +11,8 @@ import { keepSentBranch } from './promotions.validation.ts';
 
 const action = actionFor(PromotionBatchBody);
 
-const removeAction = action({
-  name: 'remove.internalCodes',
-  select: (body) => body.remove?.internalCodes,
-  code: (code) => code,
-  async apply(trx, supplierId, codes) {
-    return removalOutcomes(codes, await removePromotions(trx, supplierId, [...new Set(codes)]), 'promotion');
-  },
-});
+// No key, as the upserts have none: promotion batches apply one at a time in acceptance order (batch README, "Ordering").
+const removeAction = removeByCode(action, 'promotion', removePromotions, { keyed: false });
 
 type Body = Parameters<Parameters<typeof action>[0]['select']>[0];
 

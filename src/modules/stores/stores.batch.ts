@@ -8,7 +8,7 @@ import type { Transaction } from 'kysely';
 import type { Static } from 'typebox';
 import type { DB } from '../../db/types.ts';
 import { NewRowsGuess } from '../../db/insert-first.ts';
-import { actionFor, defineBatchKind, failed, itemsOfOneAction, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
+import { actionFor, defineBatchKind, failed, itemsOfOneAction, upsertByCode, type PlacedOutcome, type StagedValue } from '../batch/batch.kinds.ts';
 import { addStoreLinks, replacePromotionGroupers } from '../groupers/groupers.repository.ts';
 import { upsertStoreLinks } from '../pricelists/pricelists.repository.ts';
 import { writeStagedCredits } from '../credit/credit.repository.ts';
@@ -93,11 +93,7 @@ async function changeLinks(trx: Transaction<DB>, supplierId: number, links: repo
   await replacePromotionGroupers(trx, supplierId, links.flatMap((l) => (l.promotions === null ? [] : [{ s: l.s, g: l.promotions }])));
 }
 
-const upsertStores = action({
-  name: 'upsert',
-  select: (body) => body.upsert,
-  code: (item) => item.internalCode,
-  key: (item) => item.internalCode,
+const upsertStores = upsertByCode(action, {
   stage: stageStore,
   async applyStaged(trx, supplierId, run) {
     const written = await repo.writeStagedStores(trx, supplierId, run, newStores.expectNew(supplierId));
