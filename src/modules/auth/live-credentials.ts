@@ -11,56 +11,30 @@
 // happens, which bounds the damage of a notification lost in a way nobody noticed.
 // A check that was under way when a revocation was heard is not remembered (the
 // generation moved): it may have read the pair before the revocation committed.
-import type { Database } from '../../db/database.ts';
+// Listening and forgetting: src/lib/forget-on-notify.ts.
+import { ForgetOnNotify } from '../../lib/forget-on-notify.ts';
 
 export const CREDENTIALS_REVOKED = 'credentials_revoked';
 
-export class LiveCredentials {
+export class LiveCredentials extends ForgetOnNotify {
   private readonly live = new Map<string, number>();
-  private listening = false;
-  private generation = 0;
-  private stop: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly now: () => number,
     private readonly ttlMs = 10_000,
     private readonly maxEntries = 10_000,
-  ) {}
-
-  /** Starts hearing revocations; until then, and whenever they cannot be heard, nothing is trusted. */
-  async start(database: Database) {
-    this.stop = await database.listen(CREDENTIALS_REVOKED, {
-      notified: () => this.forget(),
-      up: () => {
-        this.forget();
-        this.listening = true;
-      },
-      down: () => {
-        this.listening = false;
-        this.forget();
-      },
-    });
+  ) {
+    super(CREDENTIALS_REVOKED);
   }
 
-  /** Forgets every pair now (this process revoked one; the others hear the NOTIFY). */
-  forget() {
-    this.generation++;
+  /** Forgets every pair (this process revoked one, or a revocation was heard). */
+  protected dropAll() {
     this.live.clear();
-  }
-
-  async close() {
-    this.listening = false;
-    await this.stop?.();
-  }
-
-  /** Whether revocations can be heard now (else nothing is trusted). */
-  get isListening(): boolean {
-    return this.listening;
   }
 
   /** True when the pair was proven live within ttlMs and no revocation was heard since. */
   knows(pair: string): boolean {
-    if (!this.listening) return false;
+    if (!this.isListening) return false;
     const until = this.live.get(pair);
     if (until === undefined) return false;
     if (until > this.now()) return true;
@@ -75,7 +49,7 @@ export class LiveCredentials {
 
   /** Records a pair the database has proven live, unless a revocation was heard since `checkpoint`. */
   remember(pair: string, checkpoint: number) {
-    if (!this.listening || checkpoint !== this.generation) return;
+    if (!this.isListening || checkpoint !== this.generation) return;
     if (this.live.size >= this.maxEntries) this.live.delete(this.live.keys().next().value!);
     this.live.set(pair, this.now() + this.ttlMs);
   }

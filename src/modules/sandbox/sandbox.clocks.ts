@@ -16,51 +16,29 @@
 // every request and worker with it). The offsets kept are used when there are any; else
 // the one row is read through the transaction and not kept.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/types.ts';
 import type { Clock, SupplierClocks } from '../../lib/clock.ts';
+import { ForgetOnNotify } from '../../lib/forget-on-notify.ts';
 import * as repo from './sandbox.repository.ts';
 
 /** A moved clock's offset from real time: now = set_now + (real - set_at). */
 const offsetOf = (row: { set_now: Date; set_at: Date }) => row.set_now.getTime() - row.set_at.getTime();
 
-export class TwinClocks implements SupplierClocks {
+export class TwinClocks extends ForgetOnNotify implements SupplierClocks {
   private offsets: Promise<Map<number, number>> | undefined;
   /** The offsets once `offsets` has loaded and is kept (what a transaction may use without waiting). */
   private loaded: Map<number, number> | undefined;
-  private listening = false;
-  private generation = 0;
-  private stop: (() => Promise<void>) | undefined;
 
   /** `clock`: the process's real time (a test's moved clock included). */
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
-  ) {}
-
-  async start(database: Database) {
-    this.stop = await database.listen(repo.SANDBOX_CLOCK_CHANGED, {
-      notified: () => this.forget(),
-      up: () => {
-        this.forget();
-        this.listening = true;
-      },
-      down: () => {
-        this.listening = false;
-        this.forget();
-      },
-    });
-  }
-
-  async close() {
-    this.listening = false;
-    this.forget();
-    await this.stop?.();
+  ) {
+    super(repo.SANDBOX_CLOCK_CHANGED);
   }
 
   /** A clock changed (this process changed it; the others hear the NOTIFY). */
-  forget() {
-    this.generation++;
+  protected dropAll() {
     this.offsets = undefined;
     this.loaded = undefined;
   }
@@ -73,11 +51,11 @@ export class TwinClocks implements SupplierClocks {
   /** The supplier's offset from real time in ms (0: real time). */
   async offsetFor(supplierId: number, db?: Kysely<DB>): Promise<number> {
     if (db?.isTransaction) {
-      if (this.listening && this.loaded) return this.loaded.get(supplierId) ?? 0;
+      if (this.isListening && this.loaded) return this.loaded.get(supplierId) ?? 0;
       const row = await repo.clockRow(db, supplierId);
       return row ? offsetOf(row) : 0;
     }
-    if (!this.listening) {
+    if (!this.isListening) {
       const row = await repo.clockRow(this.db, supplierId);
       return row ? offsetOf(row) : 0;
     }

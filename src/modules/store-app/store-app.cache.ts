@@ -3,17 +3,18 @@
 // catalogue of a price list as seen through a stock grouper (shared by every store with
 // the same ones, computed once per change).
 //
-// Freshness (README.md): every write to the tables these come from sends NOTIFY
-// store_data_changed from its transaction (migration 0016), delivered to every process
-// when it commits; each process forgets everything when it hears one. A process also
-// forgets at once, before answering, when it answers a write itself or its worker commits
-// a batch chunk (`forget()`), so its own writes never race the notification. A value
-// being computed when a forget happened is handed to the requests already waiting for it
-// but never kept: it may have been read before the write committed. A process that cannot
-// hear (listening connection down or not up yet) keeps nothing and reads the database on
-// every request. Every value is also refreshed after `ttlMs` (answered meanwhile, never
-// past twice ttlMs), which bounds how long a lost notification could go unnoticed.
+// Freshness (README.md, src/lib/forget-on-notify.ts): every write to the tables these come
+// from sends NOTIFY store_data_changed from its transaction (migration 0016); each process
+// forgets everything when it hears one. A process also forgets at once, before answering,
+// when it answers a write itself or its worker commits a batch chunk (`forget()`), so its
+// own writes never race the notification. A value being computed when a forget happened
+// is handed to the requests already waiting for it but never kept: it may have been read
+// before the write committed. A process that cannot hear (listening connection down or
+// not up yet) keeps nothing and reads the database on every request. Every value is also
+// refreshed after `ttlMs` (answered meanwhile, never past twice ttlMs), which bounds how
+// long a lost notification could go unnoticed.
 import type { Database } from '../../db/database.ts';
+import { ForgetOnNotify } from '../../lib/forget-on-notify.ts';
 
 export const STORE_DATA_CHANGED = 'store_data_changed';
 
@@ -24,47 +25,24 @@ interface Entry {
   refreshing: boolean;
 }
 
-export class StoreCache {
+export class StoreCache extends ForgetOnNotify {
   private readonly entries = new Map<string, Entry>();
-  private listening = false;
-  private generation = 0;
-  private stop: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly now: () => number,
     private readonly ttlMs: number,
     private readonly maxEntries = 5_000,
-  ) {}
+  ) {
+    super(STORE_DATA_CHANGED);
+  }
 
-  async start(database: Database) {
+  override async start(database: Database) {
     if (this.ttlMs === 0) return; // caching off: every read goes to the database
-    this.stop = await database.listen(STORE_DATA_CHANGED, {
-      notified: () => this.forget(),
-      up: () => {
-        this.forget();
-        this.listening = true;
-      },
-      down: () => {
-        this.listening = false;
-        this.forget();
-      },
-    });
+    await super.start(database);
   }
 
-  async close() {
-    this.listening = false;
-    this.forget();
-    await this.stop?.();
-  }
-
-  /** Forgets everything now: data the store side reads changed (or may have). */
-  forget() {
-    this.generation++;
+  protected dropAll() {
     this.entries.clear();
-  }
-
-  get isListening() {
-    return this.listening;
   }
 
   /**
@@ -75,7 +53,7 @@ export class StoreCache {
    * past twice ttlMs it is not answered any more.
    */
   get<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    if (!this.listening) return compute();
+    if (!this.isListening) return compute();
     const now = this.now();
     const found = this.entries.get(key);
     if (found && found.until + this.ttlMs > now) {
