@@ -5,10 +5,12 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirec
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { SurtidoApiError } from 'surtido/console-client';
-import { dayOf, pageOf, text } from './lib/api.ts';
+import { DELIVERY_STATUSES, ORDER_STATUSES, TICKET_STATUSES } from './lib/api.ts';
+import { PROMOTION_TYPES } from './lib/catalog.ts';
 import { session } from './lib/session.ts';
 import { Layout } from './components/Layout.tsx';
-import { isBatchEndpoint } from './components/Batch.tsx';
+import { BATCH_STATES, isBatchEndpoint, ITEM_STATES } from './components/Batch.tsx';
+import { enumOf, listSearch, matching, onlyTrue } from './components/list/search.ts';
 import './console.css';
 
 const queryClient = new QueryClient({
@@ -28,16 +30,9 @@ const root = createRootRoute({ component: Layout });
 const page = <const P extends string>(path: P, load: () => Promise<{ default: () => React.ReactNode }>, guard?: () => void, validateSearch?: (s: Record<string, unknown>) => object) =>
   createRoute({ getParentRoute: () => root, path, component: lazyRouteComponent(load), beforeLoad: guard, ...(validateSearch ? { validateSearch } : {}) });
 
-const ORDER_STATUS = /^(PENDING|CONFIRMED|DELIVERED|RETURNED|CANCELLED)$/;
-const DELIVERY_STATUS = /^(pending|delivered|failed)$/;
-const TICKET_STATUS = /^(PENDING|IN_PROGRESS|ADDITIONAL_INFO_REQUESTED|SOLVED|CLOSED)$/;
 /** An import kind's name (GET /import/kinds answers which exist). */
 const IMPORT_KIND = /^[a-z][a-z-]{1,40}$/;
-const BATCH_STATUS = /^(processing|processed|failed)$/;
-const ITEM_STATUS = /^(processing|completed|failed)$/;
-const PROMOTION_TYPE = /^(DISCOUNT_SIMPLE|DISCOUNT_MULTIPLE|BONUS_INDIVIDUAL|BONUS_CROSSED)$/;
-/** A yes/no filter of the URL (true or false), else undefined. */
-const flagOf = (v: unknown) => (v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined);
+const batchEndpoint = (v: unknown) => (isBatchEndpoint(v) ? v : undefined);
 
 const routeTree = root.addChildren([
   page('/', () => import('./routes/home.tsx'), signedIn),
@@ -45,82 +40,37 @@ const routeTree = root.addChildren([
   page('/suppliers', () => import('./routes/suppliers.tsx'), signedIn),
   page('/overview', () => import('./routes/overview.tsx'), signedIn),
   page('/sandbox', () => import('./routes/sandbox.tsx'), signedIn),
-  page('/orders', () => import('./routes/orders.tsx'), signedIn, (s) => ({
-    status: ORDER_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
-    store: text(s.store),
-    from: dayOf(s.from),
-    to: dayOf(s.to),
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
+  page('/orders', () => import('./routes/orders.tsx'), signedIn, listSearch({ status: enumOf(ORDER_STATUSES), store: 'text', from: 'day', to: 'day' })),
   page('/orders/$id', () => import('./routes/order.tsx'), signedIn),
-  page('/webhooks', () => import('./routes/webhooks.tsx'), signedIn, (s) => ({
-    status: DELIVERY_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
-    failing: s.failing === true || s.failing === 'true' ? true : undefined,
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
-  page('/tickets', () => import('./routes/tickets.tsx'), signedIn, (s) => ({
-    status: TICKET_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
+  page('/webhooks', () => import('./routes/webhooks.tsx'), signedIn, listSearch({ status: enumOf(DELIVERY_STATUSES), failing: onlyTrue })),
+  page('/tickets', () => import('./routes/tickets.tsx'), signedIn, listSearch({ status: enumOf(TICKET_STATUSES) })),
   page('/tickets/$id', () => import('./routes/ticket.tsx'), signedIn),
   page('/members', () => import('./routes/members.tsx'), signedIn),
-  page('/credentials', () => import('./routes/credentials.tsx'), signedIn, (s) => ({
-    revoked: s.revoked === true || s.revoked === 'true' ? true : s.revoked === false || s.revoked === 'false' ? false : undefined,
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
+  page('/credentials', () => import('./routes/credentials.tsx'), signedIn, listSearch({ revoked: 'flag' })),
   // Catalog, price lists, stores, groupers and stock, promotions.
-  page('/products', () => import('./routes/products.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
-  page('/pricelists', () => import('./routes/pricelists.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
-  page('/pricelists/$code', () => import('./routes/pricelist.tsx'), signedIn, (s) => ({ search: text(s.search), page: s.page === undefined ? undefined : pageOf(s.page), after: text(s.after) })),
-  page('/stores', () => import('./routes/stores.tsx'), signedIn, (s) => ({ search: text(s.search), enabled: flagOf(s.enabled), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/products', () => import('./routes/products.tsx'), signedIn, listSearch({ search: 'text', enabled: 'flag' })),
+  page('/pricelists', () => import('./routes/pricelists.tsx'), signedIn, listSearch({ search: 'text', enabled: 'flag' })),
+  page('/pricelists/$code', () => import('./routes/pricelist.tsx'), signedIn, listSearch({ search: 'text', after: 'text' })),
+  page('/stores', () => import('./routes/stores.tsx'), signedIn, listSearch({ search: 'text', enabled: 'flag' })),
   // Receivables (issue #31): the aging of open invoices and a store's account.
-  page('/accounts', () => import('./routes/accounts.tsx'), signedIn, (s) => ({ store: text(s.store), page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/accounts', () => import('./routes/accounts.tsx'), signedIn, listSearch({ store: 'text' })),
   page('/accounts/$code', () => import('./routes/store-account.tsx'), signedIn),
   // Sellers (issue #32): the supplier's sales reps and the stores they serve.
-  page('/sellers', () => import('./routes/sellers.tsx'), signedIn, (s) => ({ search: text(s.search), page: s.page === undefined ? undefined : pageOf(s.page) })),
-  page('/groupers', () => import('./routes/groupers.tsx'), signedIn, (s) => ({
-    kind: s.kind === 'stock' ? ('stock' as const) : undefined,
-    search: text(s.search),
-    enabled: flagOf(s.enabled),
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
-  page('/groupers/stock/$code', () => import('./routes/stock.tsx'), signedIn, (s) => ({ search: text(s.search), available: flagOf(s.available), page: s.page === undefined ? undefined : pageOf(s.page) })),
-  page('/promotions', () => import('./routes/promotions.tsx'), signedIn, (s) => ({
-    search: text(s.search),
-    type: PROMOTION_TYPE.test(String(s.type)) ? (s.type as string) : undefined,
-    enabled: flagOf(s.enabled),
-    from: dayOf(s.from),
-    to: dayOf(s.to),
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
+  page('/sellers', () => import('./routes/sellers.tsx'), signedIn, listSearch({ search: 'text' })),
+  page('/groupers', () => import('./routes/groupers.tsx'), signedIn, listSearch({ kind: enumOf(['stock'] as const), search: 'text', enabled: 'flag' })),
+  page('/groupers/stock/$code', () => import('./routes/stock.tsx'), signedIn, listSearch({ search: 'text', available: 'flag' })),
+  page('/promotions', () => import('./routes/promotions.tsx'), signedIn, listSearch({ search: 'text', type: enumOf(PROMOTION_TYPES), enabled: 'flag', from: 'day', to: 'day' })),
   page('/promotions/$code', () => import('./routes/promotion.tsx'), signedIn),
   // Batches and the audit log.
-  page('/batches', () => import('./routes/batches.tsx'), signedIn, (s) => ({
-    status: BATCH_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
-    endpoint: isBatchEndpoint(s.endpoint) ? s.endpoint : undefined,
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
-  page('/batches/$uuid', () => import('./routes/batch.tsx'), signedIn, (s) => ({
-    status: ITEM_STATUS.test(String(s.status)) ? (s.status as string) : undefined,
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
-  page('/audit', () => import('./routes/audit.tsx'), signedIn, (s) => ({
-    entity: text(s.entity),
-    entityId: text(s.entityId),
-    actor: text(s.actor),
-    from: dayOf(s.from),
-    to: dayOf(s.to),
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
+  page('/batches', () => import('./routes/batches.tsx'), signedIn, listSearch({ status: enumOf(BATCH_STATES), endpoint: batchEndpoint })),
+  page('/batches/$uuid', () => import('./routes/batch.tsx'), signedIn, listSearch({ status: enumOf(ITEM_STATES) })),
+  page('/audit', () => import('./routes/audit.tsx'), signedIn, listSearch({ entity: 'text', entityId: 'text', actor: 'text', from: 'day', to: 'day' })),
   // Imports.
-  page('/imports', () => import('./routes/imports.tsx'), signedIn, (s) => ({
-    kind: IMPORT_KIND.test(String(s.kind)) ? (s.kind as string) : undefined,
-    page: s.page === undefined ? undefined : pageOf(s.page),
-  })),
-  page('/imports/$id', () => import('./routes/import.tsx'), signedIn, (s) => ({ page: s.page === undefined ? undefined : pageOf(s.page) })),
+  page('/imports', () => import('./routes/imports.tsx'), signedIn, listSearch({ kind: matching(IMPORT_KIND) })),
+  page('/imports/$id', () => import('./routes/import.tsx'), signedIn, listSearch({})),
   page('/admin/suppliers', () => import('./routes/admin-suppliers.tsx'), signedIn),
-  page('/admin/suppliers/$id', () => import('./routes/admin-supplier.tsx'), signedIn, (s) => ({ page: s.page === undefined ? undefined : pageOf(s.page) })),
-  page('/admin/store-users', () => import('./routes/admin-store-users.tsx'), signedIn, (s) => ({ contact: text(s.contact) })),
+  page('/admin/suppliers/$id', () => import('./routes/admin-supplier.tsx'), signedIn, listSearch({})),
+  page('/admin/store-users', () => import('./routes/admin-store-users.tsx'), signedIn, listSearch({ contact: 'text' })),
   page('/admin/system', () => import('./routes/admin-system.tsx'), signedIn),
 ]);
 
