@@ -2,14 +2,14 @@
 // in words, an item's state, and a failed item's reason (the problem code in words when
 // the catalog has it; the service's own message is shown beside it anyway).
 import type { ConsolePathsWith } from 'surtido/console-client';
-import type { Batch, BatchItem } from '../lib/api.ts';
+import { valuesOf, type Batch, type BatchItem } from '../lib/api.ts';
 import { CONSOLE_CATALOGS, type ConsoleKey } from '../words.ts';
 import { problemMessage, useT, type Translate } from '../i18n.ts';
 
-export const BATCH_STATES = ['processing', 'processed', 'failed'] as const;
-export type BatchState = (typeof BATCH_STATES)[number];
-export const ITEM_STATES = ['failed', 'completed', 'processing'] as const;
-export type ItemState = (typeof ITEM_STATES)[number];
+export type BatchState = Batch['status'];
+export const BATCH_STATES = valuesOf<BatchState>({ processing: true, processed: true, failed: true });
+export type ItemState = BatchItem['status'];
+export const ITEM_STATES = valuesOf<ItemState>({ failed: true, completed: true, processing: true });
 
 /** Every endpoint a batch is sent to: the batch kinds' POST routes (the type check below says none is missing). */
 export const BATCH_ENDPOINTS = [

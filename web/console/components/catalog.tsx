@@ -6,7 +6,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { setEnabled, type Product, type Switchable } from '../lib/catalog.ts';
 import { ErrorBox } from './states.tsx';
-import { useT } from '../i18n.ts';
+import { useT, type Translate } from '../i18n.ts';
+import type { Filter } from './list/ListPage.tsx';
 
 export function EnabledBadge({ enabled }: { enabled: boolean }) {
   const t = useT();
@@ -76,40 +77,18 @@ export function ImageState({ p }: { p: Pick<Product, 'image' | 'imageUrls' | 'im
   );
 }
 
-/** The search box of a list page: typed freely, applied to the URL on submit. */
-export function SearchForm({ id, label, value, apply, children }: { id: string; label: string; value: string | undefined; apply: (search: string | undefined) => void; children?: React.ReactNode }) {
-  const t = useT();
-  const [text, setText] = useState(value ?? '');
-  return (
-    <form
-      className="filters"
-      role="search"
-      onSubmit={(e) => {
-        e.preventDefault();
-        apply(text.trim() || undefined);
-      }}
-    >
-      <div>
-        <label htmlFor={id}>{label}</label>
-        <input id={id} type="search" maxLength={100} value={text} onChange={(e) => setText(e.target.value)} />
-      </div>
-      {children}
-      <button type="submit">{t('catalog.searchButton')}</button>
-    </form>
-  );
-}
+/** A list's search box (code or name, as each route searches), applied on submit. */
+export const searchFilter = (id: string, label: string) => ({ kind: 'text', searchbox: true, key: 'search', id, label }) as const satisfies Filter<{ search?: string }>;
 
 /** The enabled filter of a list: all, enabled only, disabled only. */
-export function EnabledFilter({ id, value, change }: { id: string; value: boolean | undefined; change: (enabled: boolean | undefined) => void }) {
-  const t = useT();
-  return (
-    <div>
-      <label htmlFor={id}>{t('catalog.state')}</label>
-      <select id={id} value={value === undefined ? '' : String(value)} onChange={(e) => change(e.target.value === '' ? undefined : e.target.value === 'true')}>
-        <option value="">{t('catalog.all')}</option>
-        <option value="true">{t('catalog.onlyEnabled')}</option>
-        <option value="false">{t('catalog.onlyDisabled')}</option>
-      </select>
-    </div>
-  );
-}
+export const enabledFilter = (t: Translate, id: string): Filter<{ enabled?: boolean }> => ({
+  kind: 'flag',
+  key: 'enabled',
+  id,
+  label: t('catalog.state'),
+  all: t('catalog.all'),
+  options: [
+    [true, t('catalog.onlyEnabled')],
+    [false, t('catalog.onlyDisabled')],
+  ],
+});

@@ -36,8 +36,16 @@ export type Import = ConsoleResponse<'/import/{id}', 'get'>;
 export type ImportKind = ConsoleResponse<'/import/kinds', 'get'>[number];
 export type FailedRow = ConsoleResponse<'/import/{id}/failures', 'get'>['data'][number];
 
-export const ORDER_STATUSES: readonly OrderStatus[] = ['PENDING', 'CONFIRMED', 'DELIVERED', 'RETURNED', 'CANCELLED'];
-export const TICKET_STATUSES: readonly TicketStatus[] = ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED', 'CLOSED'];
+/**
+ * Every value of a union the contract declares, in the order written: the object's keys
+ * must be exactly the union's members (a value the generated API types add, or drop,
+ * fails typecheck here), so a filter's choices and the URL's validator never drift from it.
+ */
+export const valuesOf = <U extends string>(all: Record<U, true>) => Object.keys(all) as U[];
+
+export const ORDER_STATUSES = valuesOf<OrderStatus>({ PENDING: true, CONFIRMED: true, DELIVERED: true, RETURNED: true, CANCELLED: true });
+export const TICKET_STATUSES = valuesOf<TicketStatus>({ PENDING: true, IN_PROGRESS: true, ADDITIONAL_INFO_REQUESTED: true, SOLVED: true, CLOSED: true });
+export const DELIVERY_STATUSES = valuesOf<Delivery['status']>({ pending: true, delivered: true, failed: true });
 export const ROLES: readonly Role[] = ['owner', 'manager', 'agent', 'viewer'];
 
 export const keys = {
@@ -93,10 +101,3 @@ export function errorText(t: Translate, error: unknown): string {
   if (error instanceof TypeError) return t('error.NETWORK_ERROR');
   return error instanceof Error ? error.message : t('state.error');
 }
-
-/** A URL search value: a non-empty string, else undefined. */
-export const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-/** A calendar day of the URL (YYYY-MM-DD), else undefined. */
-export const dayOf = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
-/** A page number of the URL: 1 and up. */
-export const pageOf = (v: unknown) => Math.max(1, Math.floor(Number(v)) || 1);

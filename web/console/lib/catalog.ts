@@ -3,7 +3,7 @@
 // supplier API offers no direct read for (a price list's or a stock grouper's summary
 // without its entries).
 import type { ConsoleResponse } from 'surtido/console-client';
-import { client } from './api.ts';
+import { client, valuesOf } from './api.ts';
 
 export type Product = ConsoleResponse<'/product', 'get'>['data'][number];
 export type PriceListSummary = ConsoleResponse<'/pricelist', 'get'>['data'][number];
@@ -16,8 +16,8 @@ export type PromotionType = Promotion['type'];
 export type CartAnswer = ConsoleResponse<'/store/{code}/cart', 'post'>;
 export type GrouperKind = 'promotion' | 'stock';
 
-export const PROMOTION_TYPES: readonly PromotionType[] = ['DISCOUNT_SIMPLE', 'DISCOUNT_MULTIPLE', 'BONUS_INDIVIDUAL', 'BONUS_CROSSED'];
-export const GROUPER_KINDS: readonly GrouperKind[] = ['promotion', 'stock'];
+export const PROMOTION_TYPES = valuesOf<PromotionType>({ DISCOUNT_SIMPLE: true, DISCOUNT_MULTIPLE: true, BONUS_INDIVIDUAL: true, BONUS_CROSSED: true });
+export const GROUPER_KINDS = valuesOf<GrouperKind>({ promotion: true, stock: true });
 
 export const catalogKeys = {
   products: (q: object) => ['products', q] as const,

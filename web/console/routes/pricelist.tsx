@@ -4,16 +4,16 @@
 // the service's cursor (`after`) in the URL too, so any page of a 50,000-entry list costs
 // the same and a shared link shows the same rows. A role with bulk price writes changes one
 // price in place: a batch of one (the API's only price write), followed until it ends.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, useCan } from '../lib/api.ts';
 import { catalogKeys, changePrice, findPriceList, type PriceEntry } from '../lib/catalog.ts';
-import { EnabledBadge, EnabledSwitch, SearchForm } from '../components/catalog.tsx';
-import { ErrorBox, Listed, Loading, Notice, Pager } from '../components/states.tsx';
+import { EnabledBadge, EnabledSwitch, searchFilter } from '../components/catalog.tsx';
+import { ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { problemMessage, useFormat, useT } from '../i18n.ts';
 
-const TAKE = 25;
 type Search = { search?: string; page?: number; after?: string };
 
 function EntryRow({ list, entry, canWrite }: { list: string; entry: PriceEntry; canWrite: boolean }) {
@@ -133,18 +133,12 @@ function Summary({ code }: { code: string }) {
 
 export default function PriceListPage() {
   const t = useT();
-  const f = useFormat();
   const can = useCan();
   const code = useParams({ from: '/pricelists/$code' }).code;
-  const search = useSearch({ from: '/pricelists/$code' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/pricelists/$code', params: { code }, search: { ...search, ...next } });
-  const page = search.page ?? 1;
-  const query = { search: search.search, page, after: search.after, take: TAKE };
-  const entries = useQuery({
-    queryKey: catalogKeys.entries(code, query),
-    queryFn: () => client.get('/pricelist/{code}/entries', { params: { path: { code }, query } }),
-    placeholderData: keepPreviousData,
+  const list = useList({
+    query: (s: Search, page) => ({ search: s.search, page, after: s.after, take: 25 }),
+    key: (query) => catalogKeys.entries(code, query),
+    fetch: (query) => client.get('/pricelist/{code}/entries', { params: { path: { code }, query } }),
   });
   // One price is written through a batch, followed by its status.
   const canWrite = can('supplier/pricelist.bulkwrite') && can('supplier/batch.read');
@@ -158,47 +152,24 @@ export default function PriceListPage() {
       <h1>{t('pricelist.title', { code })}</h1>
       <Summary code={code} />
       <h2>{t('pricelist.prices')}</h2>
-      <SearchForm key={search.search ?? ''} id="entry-search" label={t('pricelist.search')} value={search.search} apply={(s) => go({ search: s, page: undefined, after: undefined })} />
-      <Listed query={entries} empty={search.search ? t('pricelist.emptySearch') : t('pricelist.empty')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('catalog.code')}</th>
-                    <th scope="col">{t('pricelist.product')}</th>
-                    <th scope="col" className="num">
-                      {t('pricelist.size')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('pricelist.price')}
-                    </th>
-                    <th scope="col">{t('catalog.updated')}</th>
-                    {canWrite && (
-                      <th scope="col">
-                        <span className="visually-hidden">{t('catalog.actions')}</span>
-                      </th>
-                    )}
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((e) => (
-                    <EntryRow key={`${e.productInternalCode}/${e.units}`} list={code} entry={e} canWrite={canWrite} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager
-              page={found.page}
-              totalPages={found.totalPages}
-              total={found.total}
-              // Forward by the cursor (the same cost at any depth); back by the page number.
-              go={(p) => go(p === page + 1 && found.next ? { page: p, after: found.next } : { page: p === 1 ? undefined : p, after: undefined })}
-            />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={list}
+        // A new search starts from the first page, without the cursor.
+        filters={{ filters: [searchFilter('entry-search', t('pricelist.search'))], resets: ['after'] }}
+        empty={list.search.search ? t('pricelist.emptySearch') : t('pricelist.empty')}
+        rowKey={(e) => `${e.productInternalCode}/${e.units}`}
+        row={(e) => <EntryRow list={code} entry={e} canWrite={canWrite} />}
+        columns={[
+          { header: t('catalog.code') },
+          { header: t('pricelist.product') },
+          { header: t('pricelist.size'), align: 'num' },
+          { header: t('pricelist.price'), align: 'num' },
+          { header: t('catalog.updated') },
+          { header: t('catalog.actions'), quietHeader: true, when: canWrite },
+        ]}
+        // Forward by the cursor (the same cost at any depth); back by the page number.
+        pageTo={(p, found) => (p === list.page + 1 && found.next ? { page: p, after: found.next } : { page: p === 1 ? undefined : p, after: undefined })}
+      />
     </section>
   );
 }

@@ -4,16 +4,15 @@
 // phone, an email or both (they sign in to the store app with them), the codes of the
 // stores served (a code not loaded yet is kept, as every store link). A refused save shows
 // each problem under its field, found by the problem's JSON Pointer.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SurtidoApiError } from 'surtido/console-client';
 import { client, useCan } from '../lib/api.ts';
-import { SearchForm } from '../components/catalog.tsx';
-import { ErrorBox, Listed, Notice, Pager } from '../components/states.tsx';
+import { searchFilter } from '../components/catalog.tsx';
+import { ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Notice } from '../components/states.tsx';
 import { useT } from '../i18n.ts';
 
-const TAKE = 25;
 type Search = { search?: string; page?: number };
 type Seller = { internalCode: string; name: string; phone: string | null; email: string | null; storeInternalCodes: string[] };
 const FIELDS = ['code', 'name', 'phone', 'email', 'stores'] as const;
@@ -133,68 +132,45 @@ function SellerForm(props: { editing: Seller | null; done: () => void }) {
 export default function Sellers() {
   const t = useT();
   const can = useCan();
-  const search = useSearch({ from: '/sellers' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/sellers', search: { ...search, ...next } });
   const [editing, setEditing] = useState<Seller | null>(null);
-  const page = search.page ?? 1;
-  const query = { search: search.search, page, take: TAKE };
-  const sellers = useQuery({
-    queryKey: ['sellers', query],
-    queryFn: () => client.get('/seller', { params: { query } }),
-    placeholderData: keepPreviousData,
+  const list = useList({
+    query: (s: Search, page) => ({ search: s.search, page, take: 25 }),
+    key: (query) => ['sellers', query],
+    fetch: (query) => client.get('/seller', { params: { query } }),
   });
   const write = can('supplier/store.write');
   return (
     <section>
       <h1>{t('sellers.title')}</h1>
       <p className="muted">{t('sellers.intro')}</p>
-      <SearchForm key={search.search ?? ''} id="seller-search" label={t('sellers.search')} value={search.search} apply={(s) => go({ search: s, page: undefined })} />
-      <Listed query={sellers} empty={t('sellers.empty')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('sellers.code')}</th>
-                    <th scope="col">{t('sellers.name')}</th>
-                    <th scope="col">{t('sellers.phone')}</th>
-                    <th scope="col">{t('sellers.email')}</th>
-                    <th scope="col">{t('sellers.stores')}</th>
-                    {write && (
-                      <th scope="col">
-                        <span className="visually-hidden">{t('sellers.actions')}</span>
-                      </th>
-                    )}
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((s) => (
-                    <tr key={s.internalCode} data-seller={s.internalCode}>
-                      <td>
-                        <code>{s.internalCode}</code>
-                      </td>
-                      <td>{s.name}</td>
-                      <td>{s.phone ?? '—'}</td>
-                      <td>{s.email ?? '—'}</td>
-                      <td data-stores>{s.storeInternalCodes.length === 0 ? <span className="muted">{t('sellers.none')}</span> : s.storeInternalCodes.map((c, i) => <code key={c}>{(i > 0 ? ', ' : '') + c}</code>)}</td>
-                      {write && (
-                        <td>
-                          <button type="button" className="link" aria-label={t('sellers.editOne', { name: s.name })} onClick={() => setEditing(s)}>
-                            {t('sellers.editButton')}
-                          </button>
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={list}
+        filters={{ filters: [searchFilter('seller-search', t('sellers.search'))] }}
+        empty={t('sellers.empty')}
+        rowKey={(s) => s.internalCode}
+        rowAttrs={(s) => ({ 'data-seller': s.internalCode })}
+        columns={[
+          { header: t('sellers.code'), cell: (s) => <code>{s.internalCode}</code> },
+          { header: t('sellers.name'), cell: (s) => s.name },
+          { header: t('sellers.phone'), cell: (s) => s.phone ?? '—' },
+          { header: t('sellers.email'), cell: (s) => s.email ?? '—' },
+          {
+            header: t('sellers.stores'),
+            attrs: { 'data-stores': true },
+            cell: (s) => (s.storeInternalCodes.length === 0 ? <span className="muted">{t('sellers.none')}</span> : s.storeInternalCodes.map((c, i) => <code key={c}>{(i > 0 ? ', ' : '') + c}</code>)),
+          },
+          {
+            header: t('sellers.actions'),
+            quietHeader: true,
+            when: write,
+            cell: (s) => (
+              <button type="button" className="link" aria-label={t('sellers.editOne', { name: s.name })} onClick={() => setEditing(s)}>
+                {t('sellers.editButton')}
+              </button>
+            ),
+          },
+        ]}
+      />
       {/* A new key per seller edited, so the form starts from that seller's values. */}
       {write && <SellerForm key={editing?.internalCode ?? ''} editing={editing} done={() => setEditing(null)} />}
     </section>

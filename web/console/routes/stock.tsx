@@ -2,15 +2,15 @@
 // for writers, and its stock rules paged on the server (GET /grouper/{code}/stock/rules),
 // the search, the availability filter and the page in the URL. A rule without a package
 // size is for every size of the product.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
 import { client, useCan } from '../lib/api.ts';
 import { catalogKeys, findGrouper } from '../lib/catalog.ts';
-import { EnabledBadge, EnabledSwitch, SearchForm } from '../components/catalog.tsx';
-import { ErrorBox, Listed, Loading, Pager } from '../components/states.tsx';
+import { EnabledBadge, EnabledSwitch, searchFilter } from '../components/catalog.tsx';
+import { ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
-const TAKE = 25;
 type Search = { search?: string; available?: boolean; page?: number };
 
 function Summary({ code }: { code: string }) {
@@ -43,15 +43,10 @@ export default function StockGrouper() {
   const t = useT();
   const f = useFormat();
   const code = useParams({ from: '/groupers/stock/$code' }).code;
-  const search = useSearch({ from: '/groupers/stock/$code' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/groupers/stock/$code', params: { code }, search: { ...search, ...next } });
-  const page = search.page ?? 1;
-  const query = { search: search.search, available: search.available, page, take: TAKE };
-  const rules = useQuery({
-    queryKey: catalogKeys.stockRules(code, query),
-    queryFn: () => client.get('/grouper/{code}/stock/rules', { params: { path: { code }, query } }),
-    placeholderData: keepPreviousData,
+  const list = useList({
+    query: (s: Search, page) => ({ search: s.search, available: s.available, page, take: 25 }),
+    key: (query) => catalogKeys.stockRules(code, query),
+    fetch: (query) => client.get('/grouper/{code}/stock/rules', { params: { path: { code }, query } }),
   });
   return (
     <section>
@@ -64,55 +59,35 @@ export default function StockGrouper() {
       <Summary code={code} />
       <h2>{t('stock.rules')}</h2>
       <p className="help">{t('stock.about')}</p>
-      <SearchForm key={search.search ?? ''} id="rule-search" label={t('pricelist.search')} value={search.search} apply={(s) => go({ search: s, page: undefined })}>
-        <div>
-          <label htmlFor="rule-available">{t('stock.availability')}</label>
-          <select
-            id="rule-available"
-            value={search.available === undefined ? '' : String(search.available)}
-            onChange={(e) => go({ available: e.target.value === '' ? undefined : e.target.value === 'true', page: undefined })}
-          >
-            <option value="">{t('catalog.all')}</option>
-            <option value="true">{t('stock.available')}</option>
-            <option value="false">{t('stock.unavailable')}</option>
-          </select>
-        </div>
-      </SearchForm>
-      <Listed query={rules} empty={t('stock.empty')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('catalog.code')}</th>
-                    <th scope="col">{t('pricelist.product')}</th>
-                    <th scope="col">{t('pricelist.size')}</th>
-                    <th scope="col">{t('stock.availability')}</th>
-                    <th scope="col">{t('catalog.updated')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((r) => (
-                    <tr key={`${r.productInternalCode}/${r.units ?? '*'}`} data-rule={r.productInternalCode}>
-                      <td>
-                        <code>{r.productInternalCode}</code>
-                      </td>
-                      <td>{r.productName}</td>
-                      <td>{r.units === null ? t('stock.everySize') : f.number(r.units)}</td>
-                      <td>
-                        <span className={r.available ? 'status status-on' : 'status status-off'}>{r.available ? t('stock.available') : t('stock.unavailable')}</span>
-                      </td>
-                      <td>{f.dateTime(r.updatedAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={list}
+        filters={{
+          filters: [
+            searchFilter('rule-search', t('pricelist.search')),
+            {
+              kind: 'flag',
+              key: 'available',
+              id: 'rule-available',
+              label: t('stock.availability'),
+              all: t('catalog.all'),
+              options: [
+                [true, t('stock.available')],
+                [false, t('stock.unavailable')],
+              ],
+            },
+          ],
+        }}
+        empty={t('stock.empty')}
+        rowKey={(r) => `${r.productInternalCode}/${r.units ?? '*'}`}
+        rowAttrs={(r) => ({ 'data-rule': r.productInternalCode })}
+        columns={[
+          { header: t('catalog.code'), cell: (r) => <code>{r.productInternalCode}</code> },
+          { header: t('pricelist.product'), cell: (r) => r.productName },
+          { header: t('pricelist.size'), cell: (r) => (r.units === null ? t('stock.everySize') : f.number(r.units)) },
+          { header: t('stock.availability'), cell: (r) => <span className={r.available ? 'status status-on' : 'status status-off'}>{r.available ? t('stock.available') : t('stock.unavailable')}</span> },
+          { header: t('catalog.updated'), cell: (r) => f.dateTime(r.updatedAt) },
+        ]}
+      />
     </section>
   );
 }

@@ -1,15 +1,13 @@
 // The supplier's stores by code, paged on the server (GET /store), the search, the state
 // filter and the page in the URL: each with its price list, stock grouper and promotion
 // groupers (links to them), its default address and its minimum order.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { client, useCan } from '../lib/api.ts';
 import { catalogKeys, type Store } from '../lib/catalog.ts';
-import { EnabledBadge, EnabledFilter, SearchForm } from '../components/catalog.tsx';
-import { Listed, Pager } from '../components/states.tsx';
+import { EnabledBadge, enabledFilter, searchFilter } from '../components/catalog.tsx';
+import { ListPage, useList } from '../components/list/ListPage.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
-const TAKE = 25;
 type Search = { search?: string; enabled?: boolean; page?: number };
 
 function address(s: Store) {
@@ -17,94 +15,54 @@ function address(s: Store) {
   return a ? `${a.street}, ${a.city}` : '—';
 }
 
+/** A code the store points to: a link where the role may read it, the code alone else, the words for none. */
+function CodeLink({ code, none, to, may }: { code: string | null; none: string; to: '/pricelists/$code' | '/groupers/stock/$code'; may: boolean }) {
+  if (code === null) return <span className="muted">{none}</span>;
+  if (!may) return <code>{code}</code>;
+  return (
+    <Link to={to} params={{ code }} search={{}}>
+      <code>{code}</code>
+    </Link>
+  );
+}
+
 export default function Stores() {
   const t = useT();
   const f = useFormat();
   const can = useCan();
-  const search = useSearch({ from: '/stores' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/stores', search: { ...search, ...next } });
-  const page = search.page ?? 1;
-  const query = { search: search.search, enabled: search.enabled, page, take: TAKE };
-  const stores = useQuery({
-    queryKey: catalogKeys.stores(query),
-    queryFn: () => client.get('/store', { params: { query } }),
-    placeholderData: keepPreviousData,
+  const list = useList({
+    query: (s: Search, page) => ({ search: s.search, enabled: s.enabled, page, take: 25 }),
+    key: catalogKeys.stores,
+    fetch: (query) => client.get('/store', { params: { query } }),
   });
-  const pricelists = can('supplier/pricelist.read');
-  const groupers = can('supplier/grouper.read');
   return (
     <section>
       <h1>{t('stores.title')}</h1>
-      <SearchForm key={search.search ?? ''} id="store-search" label={t('stores.search')} value={search.search} apply={(s) => go({ search: s, page: undefined })}>
-        <EnabledFilter id="store-enabled" value={search.enabled} change={(enabled) => go({ enabled, page: undefined })} />
-      </SearchForm>
-      <Listed query={stores} empty={t('stores.empty')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('catalog.code')}</th>
-                    <th scope="col">{t('catalog.name')}</th>
-                    <th scope="col">{t('stores.address')}</th>
-                    <th scope="col">{t('stores.priceList')}</th>
-                    <th scope="col">{t('stores.stockGrouper')}</th>
-                    <th scope="col">{t('stores.promotionGroupers')}</th>
-                    <th scope="col" className="num">
-                      {t('stores.minimum')}
-                    </th>
-                    <th scope="col">{t('catalog.state')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((s) => (
-                    <tr key={s.internalCode} data-store={s.internalCode}>
-                      <td>
-                        <code>{s.internalCode}</code>
-                      </td>
-                      <td>
-                        {s.name}
-                        {s.ownerName && <span className="muted small"> · {s.ownerName}</span>}
-                      </td>
-                      <td>{address(s)}</td>
-                      <td>
-                        {s.priceListCode === null ? (
-                          <span className="muted">{t('stores.noPriceList')}</span>
-                        ) : pricelists ? (
-                          <Link to="/pricelists/$code" params={{ code: s.priceListCode }} search={{}}>
-                            <code>{s.priceListCode}</code>
-                          </Link>
-                        ) : (
-                          <code>{s.priceListCode}</code>
-                        )}
-                      </td>
-                      <td>
-                        {s.stockGrouperCode === null ? (
-                          <span className="muted">{t('stores.noStockGrouper')}</span>
-                        ) : groupers ? (
-                          <Link to="/groupers/stock/$code" params={{ code: s.stockGrouperCode }} search={{}}>
-                            <code>{s.stockGrouperCode}</code>
-                          </Link>
-                        ) : (
-                          <code>{s.stockGrouperCode}</code>
-                        )}
-                      </td>
-                      <td>{s.promotionGrouperCodes.length === 0 ? '—' : s.promotionGrouperCodes.map((g, i) => <code key={g}>{(i > 0 ? ', ' : '') + g}</code>)}</td>
-                      <td className="num">{s.settings.dropSize === null ? '—' : f.money(s.settings.dropSize)}</td>
-                      <td>
-                        <EnabledBadge enabled={s.enabled} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={list}
+        filters={{ filters: [searchFilter('store-search', t('stores.search')), enabledFilter(t, 'store-enabled')] }}
+        empty={t('stores.empty')}
+        rowKey={(s) => s.internalCode}
+        rowAttrs={(s) => ({ 'data-store': s.internalCode })}
+        columns={[
+          { header: t('catalog.code'), cell: (s) => <code>{s.internalCode}</code> },
+          {
+            header: t('catalog.name'),
+            cell: (s) => (
+              <>
+                {s.name}
+                {s.ownerName && <span className="muted small"> · {s.ownerName}</span>}
+              </>
+            ),
+          },
+          { header: t('stores.address'), cell: address },
+          { header: t('stores.priceList'), cell: (s) => <CodeLink code={s.priceListCode} none={t('stores.noPriceList')} to="/pricelists/$code" may={can('supplier/pricelist.read')} /> },
+          { header: t('stores.stockGrouper'), cell: (s) => <CodeLink code={s.stockGrouperCode} none={t('stores.noStockGrouper')} to="/groupers/stock/$code" may={can('supplier/grouper.read')} /> },
+          { header: t('stores.promotionGroupers'), cell: (s) => (s.promotionGrouperCodes.length === 0 ? '—' : s.promotionGrouperCodes.map((g, i) => <code key={g}>{(i > 0 ? ', ' : '') + g}</code>)) },
+          { header: t('stores.minimum'), align: 'num', cell: (s) => (s.settings.dropSize === null ? '—' : f.money(s.settings.dropSize)) },
+          { header: t('catalog.state'), cell: (s) => <EnabledBadge enabled={s.enabled} /> },
+        ]}
+      />
     </section>
   );
 }
