@@ -504,7 +504,6 @@ const settings = {
 };
 
 export type Config = Values<typeof settings>;
-export type RetentionSettings = Config['retention'];
 export type MessagingSettings = Config['messaging'];
 export type S3Settings = NonNullable<Config['s3']>;
 

@@ -62,6 +62,3 @@ export async function releaseKey(db: Kysely<DB>, owner: string, key: string) {
   await db.deleteFrom('idempotency_keys').where('owner', '=', owner).where('key', '=', key).where('state', '=', 'in_progress').execute();
 }
 
-export async function deleteExpiredKeys(db: Kysely<DB>, olderThanSeconds: number) {
-  await db.deleteFrom('idempotency_keys').where(sql<boolean>`created_at < now() - make_interval(secs => ${olderThanSeconds})`).execute();
-}

@@ -51,9 +51,6 @@ export interface SupplierClocks {
   nowFor(supplierId: number, db?: Kysely<DB>): Promise<Date>;
 }
 
-/** Every supplier on one clock: what a process without a sandbox (a script, a unit test) needs. */
-export const oneClockForAll = (clock: Clock): SupplierClocks => ({ nowFor: async () => clock.now() });
-
 /** Today in `timezone` by the supplier's clock, as YYYY-MM-DD. */
 export async function todayFor(clocks: SupplierClocks, supplierId: number, timezone: string): Promise<string> {
   const now = await clocks.nowFor(supplierId);

@@ -3,7 +3,6 @@
 // was inserted, changed or deleted in between (sequences aside: a rolled-back insert may
 // use up an id, which writes nothing anyone can read).
 import { sql, type Kysely } from 'kysely';
-import { expect } from 'vitest';
 
 export type Fingerprint = Record<string, string>;
 
@@ -28,6 +27,3 @@ export function changedTables(before: Fingerprint, after: Fingerprint, ignored: 
   return Object.keys({ ...before, ...after }).filter((name) => !ignored.includes(name) && before[name] !== after[name]);
 }
 
-export function expectUnchanged(before: Fingerprint, after: Fingerprint, label: string, ignored: readonly string[] = []) {
-  expect(changedTables(before, after, ignored), `${label}: tables written`).toEqual([]);
-}

@@ -3,13 +3,6 @@ import { CREDENTIALS_REVOKED } from './live-credentials.ts';
 import type { DB } from '../../db/types.ts';
 import { inTransaction } from '../../db/transaction.ts';
 
-export interface ClientRow {
-  client_id: string;
-  supplier_id: number;
-  secret_hash: string;
-  scopes: string[];
-}
-
 export async function insertClient(
   db: Kysely<DB>,
   row: { client_id: string; supplier_id: number; api_key_hash: string; secret_hash: string; scopes: string[] },

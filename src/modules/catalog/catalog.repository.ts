@@ -31,8 +31,6 @@ export async function productNames(db: Executor, supplierId: number, codes: stri
     .execute();
   return new Map(rows.map((r) => [r.internal_code, r.name]));
 }
-export const brandIds = (db: Executor, supplierId: number, codes: string[]) => idsByCode(db, 'brands', supplierId, codes);
-export const categoryIds = (db: Executor, supplierId: number, codes: string[]) => idsByCode(db, 'categories', supplierId, codes);
 
 /** Brand rows for one statement; has_* says whether the field was sent (absent keeps the current value). */
 export interface BrandRow {

@@ -2,7 +2,7 @@
 // terms, its account (open invoices, pending orders, payments), the aging of a supplier's
 // open balances, the batches' writes, an order's hold, and the overdue job's claim.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { CreditHold, DB, InvoicesTable, PaymentMethod, PaymentsTable, StoreCreditTable } from '../../db/types.ts';
+import type { DB, InvoicesTable, PaymentMethod, PaymentsTable, StoreCreditTable } from '../../db/types.ts';
 import { textIn } from '../../db/sql.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 
@@ -328,5 +328,3 @@ export async function releaseHold(trx: Transaction<DB>, supplierId: number, orde
     update orders set credit_hold = null, history = history || ${JSON.stringify([entry])}::jsonb, updated_at = now()
     where supplier_id = ${supplierId} and id = ${orderId}`.execute(trx);
 }
-
-export type { CreditHold };

@@ -144,6 +144,3 @@ export const Aging = Type.Object(
   },
   { description: 'open invoice balances by days past due: current, 1–30, 31–60, over 60' },
 );
-
-/** The body of an invoice.overdue webhook: the invoice as the account answers it. */
-export const InvoiceOverdue = Invoice;

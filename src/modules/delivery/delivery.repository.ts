@@ -78,12 +78,6 @@ export async function storeWithZone(db: Executor, supplierId: number, storeCode:
   return store && { zone: await zoneOfStore(db, store.id) };
 }
 
-/** The zone's id by code (null when the supplier has none by that code). */
-export async function zoneIdByCode(db: Executor, supplierId: number, code: string): Promise<number | null> {
-  const row = await db.selectFrom('delivery_zones').select('id').where('supplier_id', '=', supplierId).where('internal_code', '=', code).executeTakeFirst();
-  return row?.id ?? null;
-}
-
 /** Every zone of every supplier (the cut-off job): the calendar columns only. */
 export async function allZones(db: Executor) {
   return db

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import type { DB } from '../../db/types.ts';
 import { insertElseUpsert } from '../../db/insert-first.ts';
-import { containsText, textIn, byCode, idsOf } from '../../db/sql.ts';
+import { containsText, byCode, idsOf } from '../../db/sql.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -121,18 +121,6 @@ export async function setEnabled(db: Kysely<DB>, supplierId: number, code: strin
     .where('internal_code', '=', code)
     .returning(['internal_code', 'name', 'enabled'])
     .executeTakeFirst();
-}
-
-/** id by internalCode for the given codes of one supplier (one statement for a whole chunk). */
-export async function priceListIds(db: Kysely<DB> | Transaction<DB>, supplierId: number, codes: string[]) {
-  if (codes.length === 0) return new Map<string, number>();
-  const rows = await db
-    .selectFrom('price_lists')
-    .select(['id', 'internal_code'])
-    .where('supplier_id', '=', supplierId)
-    .where(textIn('internal_code', codes))
-    .execute();
-  return new Map(rows.map((r) => [r.internal_code, r.id]));
 }
 
 /**

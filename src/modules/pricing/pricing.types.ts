@@ -60,7 +60,6 @@ export interface PricingStore {
 // array, boxRatio and units left out (default 1), no grouper codes (every store sees it).
 // Fields pricing does not read (title, image...) may ride along.
 export type StoredPromotion = Static<typeof promotions.StoredPromotion>;
-export type PromotionType = StoredPromotion['type'];
 /** Packages-to-boxes ratio for counting: default 1, may be fractional. */
 export type PromotionProduct = Static<typeof promotions.PromotionProduct>;
 /** A discount tier; `max` absent means no upper bound. Exactly one of the two benefits. */
@@ -141,5 +140,4 @@ export type NextTierHint = Static<typeof schemas.NextTierHint>;
 export type LostConflictHint = Static<typeof schemas.LostConflictHint>;
 export type GiftRefusal = Static<typeof schemas.GiftRefusal>;
 export type GiftNotGivenHint = Static<typeof schemas.GiftNotGivenHint>;
-export type PricingHints = Static<typeof schemas.PricingHints>;
 export type PricingResult = Static<typeof schemas.PricedCart>;

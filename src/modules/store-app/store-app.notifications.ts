@@ -6,8 +6,6 @@ import { page } from '../../lib/pagination.ts';
 import * as repo from './store-app.notifications.repository.ts';
 import { enqueueForNotifications } from '../messages/messages.service.ts';
 
-export type { NewNotification } from './store-app.notifications.repository.ts';
-
 /** Records notifications for stores, in the caller's transaction (with the changes they tell of). */
 export async function recordNotifications(trx: Transaction<DB>, notifications: repo.NewNotification[]): Promise<number[]> {
   const ids = await repo.insertNotifications(trx, notifications);

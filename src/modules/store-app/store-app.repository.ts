@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { idIn, textIn, byCode } from '../../db/sql.ts';
+import { textIn, byCode } from '../../db/sql.ts';
 import { type RawBuilder, type SqlBool } from 'kysely';
 
 // Membership in SQL (store-app.membership.ts holds the guard): a membership row names one
@@ -109,28 +109,6 @@ export async function productsByCode(db: Kysely<DB>, supplierId: number, codes: 
     .select(['id', 'internal_code', 'name', 'enabled', 'min_units', 'max_units', 'multiple'])
     .where('supplier_id', '=', supplierId)
     .where(textIn('internal_code', codes))
-    .execute();
-}
-
-export async function pricesOf(db: Kysely<DB>, supplierId: number, priceListId: number, productIds: number[]) {
-  if (productIds.length === 0) return [];
-  return db
-    .selectFrom('price_entries')
-    .select(['product_id', 'units', 'price'])
-    .where('supplier_id', '=', supplierId)
-    .where('price_list_id', '=', priceListId)
-    .where(idIn('product_id', productIds))
-    .execute();
-}
-
-export async function stockRulesOf(db: Kysely<DB>, supplierId: number, grouperId: number, productIds: number[]) {
-  if (productIds.length === 0) return [];
-  return db
-    .selectFrom('stock_rules')
-    .select(['product_id', 'units', 'available'])
-    .where('supplier_id', '=', supplierId)
-    .where('grouper_id', '=', grouperId)
-    .where(idIn('product_id', productIds))
     .execute();
 }
 

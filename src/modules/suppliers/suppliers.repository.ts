@@ -10,11 +10,6 @@ export async function findSupplier(db: Kysely<DB>, id: number) {
   return db.selectFrom('suppliers').select(['id', 'code', 'name', 'minimum_order', 'live_supplier_id']).where('id', '=', id).executeTakeFirst();
 }
 
-/** A live supplier by code (its twin has the same code and is part of it). */
-export async function findSupplierByCode(db: Kysely<DB>, code: string) {
-  return db.selectFrom('suppliers').select(['id', 'code', 'name', 'minimum_order']).where('code', '=', code).where('live_supplier_id', 'is', null).executeTakeFirst();
-}
-
 /** Live suppliers only: a test twin is part of its live supplier, never a supplier of its own. */
 export async function listSuppliers(db: Kysely<DB>) {
   return db.selectFrom('suppliers').select(['id', 'code', 'name', 'enabled']).where('live_supplier_id', 'is', null).orderBy('id').execute();
@@ -31,10 +26,6 @@ export async function setMinimumOrder(db: Kysely<DB>, id: number, minimumOrder: 
     .set({ minimum_order: minimumOrder === null ? null : String(minimumOrder), updated_at: sql`now()` })
     .where('id', '=', id)
     .execute();
-}
-
-export async function findWebhook(db: Kysely<DB>, supplierId: number) {
-  return db.selectFrom('supplier_webhooks').selectAll().where('supplier_id', '=', supplierId).executeTakeFirst();
 }
 
 /** `baseUrl` or `events` undefined: a new webhook gets none, an existing one keeps its own. */

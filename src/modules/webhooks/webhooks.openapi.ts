@@ -3,7 +3,7 @@
 // bodies are the schemas the endpoints answer with (one schema per contract).
 import { Type, type TSchema } from 'typebox';
 import { loadConfig } from '../../config.ts';
-import { InvoiceOverdue } from '../credit/credit.schemas.ts';
+import { Invoice } from '../credit/credit.schemas.ts';
 import { CutoffReached } from '../delivery/delivery.schemas.ts';
 import { Order as OrderBody } from '../orders/orders.schemas.ts';
 import { Ticket } from '../tickets/tickets.schemas.ts';
@@ -28,7 +28,7 @@ const EVENTS: Record<WebhookEventType, { summary: string; body: TSchema }> = {
   },
   'invoice.overdue': {
     summary: "Opt-in (the webhook settings' `events`): an invoice passed its due date unpaid (sent once per invoice); the body is the invoice as the store's account shows it",
-    body: InvoiceOverdue,
+    body: Invoice,
   },
   ping: { summary: 'A test call (POST /webhook/test)', body: PingBody },
 };
