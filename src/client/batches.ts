@@ -2,12 +2,19 @@
 // item is applied; GET /batch/{uuid}/status moves while the batch runs, and
 // GET /batch/{uuid}/detail?status=failed says which items failed and why, in submission
 // order. Only batches that report failures are asked for their detail.
-import type { SurtidoClient } from './client.ts';
 import type { paths } from './openapi.generated.ts';
 import { sleep } from './transport.ts';
 
+type Detail = paths['/batch/{uuid}/detail']['get'];
 export type BatchStatus = paths['/batch/{uuid}/status']['get']['responses'][200]['content']['application/json'];
-export type BatchDetailItem = paths['/batch/{uuid}/detail']['get']['responses'][200]['content']['application/json']['detail'][number];
+type BatchDetailPage = Detail['responses'][200]['content']['application/json'];
+export type BatchDetailItem = BatchDetailPage['detail'][number];
+
+/** The two reads following a batch takes (the client gives them; this file knows no client). */
+export interface BatchReader {
+  status(id: string): Promise<BatchStatus>;
+  detail(id: string, query: NonNullable<Detail['parameters']['query']>): Promise<BatchDetailPage>;
+}
 
 export interface FailedBatchItem extends BatchDetailItem {
   batchId: string;
@@ -44,17 +51,17 @@ export interface WaitOptions {
 /** The detail endpoint's largest page. */
 const DETAIL_PAGE = 5000;
 
-export async function batchFailures(client: SurtidoClient, id: string): Promise<FailedBatchItem[]> {
+export async function batchFailures(reader: BatchReader, id: string): Promise<FailedBatchItem[]> {
   const failed: FailedBatchItem[] = [];
   for (let page = 1; ; page++) {
-    const answer = await client.get('/batch/{uuid}/detail', { params: { path: { uuid: id }, query: { status: 'failed', take: DETAIL_PAGE, page } } });
+    const answer = await reader.detail(id, { status: 'failed', take: DETAIL_PAGE, page });
     for (const d of answer.detail) failed.push({ ...d, batchId: id, item: parseItem(d.batchItem) });
     if (page >= answer.totalPages) return failed;
   }
 }
 
 export async function waitForBatch(
-  client: SurtidoClient,
+  reader: BatchReader,
   ids: string[],
   onProgress: ((progress: BatchProgress) => void) | undefined,
   options: WaitOptions = {},
@@ -64,7 +71,7 @@ export async function waitForBatch(
   const statuses = new Map<string, BatchStatus>();
   for (;;) {
     const open = ids.filter((id) => statuses.get(id)?.status !== 'processed' && statuses.get(id)?.status !== 'failed');
-    for (const status of await Promise.all(open.map((id) => client.batchStatus(id)))) statuses.set(status.batchId, status);
+    for (const status of await Promise.all(open.map((id) => reader.status(id)))) statuses.set(status.batchId, status);
     const batches = ids.map((id) => statuses.get(id)!);
     const done = batches.every((b) => b.status !== 'processing');
     onProgress?.({ ...sum(batches), done, batches });
@@ -74,7 +81,7 @@ export async function waitForBatch(
   }
   const batches = ids.map((id) => statuses.get(id)!);
   const failed: FailedBatchItem[] = [];
-  for (const batch of batches) if (batch.failed > 0) failed.push(...(await batchFailures(client, batch.batchId)));
+  for (const batch of batches) if (batch.failed > 0) failed.push(...(await batchFailures(reader, batch.batchId)));
   const { total, completed } = sum(batches);
   return { batches, total, completed, failed };
 }

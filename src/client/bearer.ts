@@ -2,8 +2,8 @@
 // console): a bearer token the app keeps, an Idempotency-Key on every POST (the same on
 // each automatic retry), the retrying transport, and a callback when the service refuses
 // the token. No Node built-ins.
-import createClient, { type Client, type FetchResponse } from 'openapi-fetch';
-import { SurtidoApiError } from './errors.ts';
+import createClient, { type Client } from 'openapi-fetch';
+import { callThrough } from './calls.ts';
 import { DEFAULT_RETRY, sendWithRetries, type RetryOptions, type TransportOptions } from './transport.ts';
 
 export interface BearerClientOptions {
@@ -18,8 +18,6 @@ export interface BearerClientOptions {
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
 }
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The openapi-fetch client over the transport, and `call`, which answers a 2xx body or throws SurtidoApiError. */
 export function createBearerClient<Paths extends {}>(options: BearerClientOptions) {
@@ -42,12 +40,5 @@ export function createBearerClient<Paths extends {}>(options: BearerClientOption
   }
 
   const api: Client<Paths> = createClient<Paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: signedFetch });
-
-  async function call(method: HttpMethod, path: string, init: unknown): Promise<any> {
-    const { data, error, response } = await (api.request as (m: string, p: string, i: unknown) => Promise<FetchResponse<any, {}, any>>)(method, path, init);
-    if (error !== undefined || !response.ok) throw SurtidoApiError.from(response, error, method);
-    return data;
-  }
-
-  return { api, call };
+  return { api, call: callThrough(api) };
 }

@@ -4,8 +4,9 @@
 // every write, and retries (transport.ts). `get`/`post`/`put` answer the body or throw a
 // SurtidoApiError; `api` is the raw openapi-fetch client for callers who want the
 // `{ data, error, response }` form.
-import createClient, { type Client, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
-import { batchFailures, waitForBatch, type BatchOutcome, type BatchProgress, type BatchStatus, type FailedBatchItem, type WaitOptions } from './batches.ts';
+import createClient, { type Client } from 'openapi-fetch';
+import { batchFailures, waitForBatch, type BatchOutcome, type BatchProgress, type BatchReader, type BatchStatus, type FailedBatchItem, type WaitOptions } from './batches.ts';
+import { callThrough, methodsOf, type AnswerOf, type BodyOf, type PathsOf, type Reads, type Writes } from './calls.ts';
 import { SurtidoApiError } from './errors.ts';
 import type { paths } from './openapi.generated.ts';
 import { TokenCache, type TokenGrant } from './tokens.ts';
@@ -29,25 +30,18 @@ export interface SurtidoClientOptions {
 }
 
 type Method = 'get' | 'put' | 'post';
-/** The paths that have this method (absent methods are `?: never` in the generated types). */
-export type PathsWith<M extends Method> = { [P in keyof paths]: paths[P][M] extends undefined ? never : P }[keyof paths];
-type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
-type Init<P extends keyof paths, M extends Method> = MaybeOptionalInit<paths[P], M>;
-/** The init argument is optional exactly when the operation needs no params and no body. */
-type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
+/** The paths that have this method. */
+export type PathsWith<M extends Method> = PathsOf<paths, M>;
 /** The body of the operation's 2xx answer. */
-export type ResponseData<P extends keyof paths, M extends Method> = NonNullable<FetchResponse<Operation<P, M>, {}, `${string}/${string}`>['data']>;
+export type ResponseData<P extends keyof paths, M extends Method> = AnswerOf<paths, P, M>;
 /** The JSON body an operation takes. */
-export type RequestBody<P extends keyof paths, M extends Method> = Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type RequestBody<P extends keyof paths, M extends Method> = BodyOf<paths, P, M>;
 
 type LoginAnswer = paths['/login']['post']['responses'][200]['content']['application/json'];
 
-export interface SurtidoClient {
+export interface SurtidoClient extends Reads<paths>, Writes<paths> {
   /** The raw openapi-fetch client: `{ data, error, response }`, never throws for an error answer. */
   readonly api: Client<paths>;
-  get<P extends PathsWith<'get'>>(path: P, ...init: InitArgs<Init<P, 'get'>>): Promise<ResponseData<P, 'get'>>;
-  post<P extends PathsWith<'post'>>(path: P, ...init: InitArgs<Init<P, 'post'>>): Promise<ResponseData<P, 'post'>>;
-  put<P extends PathsWith<'put'>>(path: P, ...init: InitArgs<Init<P, 'put'>>): Promise<ResponseData<P, 'put'>>;
   /** A valid access token (cached; logs in when there is none or it is near its end). */
   token(): Promise<string>;
   /** Logs in now, replacing the cached token. */
@@ -101,24 +95,22 @@ export function createSurtidoClient(options: SurtidoClientOptions): SurtidoClien
   }
 
   const api = createClient<paths>({ baseUrl, fetch: authorizedFetch });
-
-  async function call(method: 'GET' | 'POST' | 'PUT', path: string, init: unknown): Promise<any> {
-    const { data, error, response } = await (api.request as (m: string, p: string, i: unknown) => Promise<FetchResponse<any, {}, any>>)(method, path, init);
-    if (error !== undefined || !response.ok) throw SurtidoApiError.from(response, error, method);
-    return data;
-  }
-
+  const { get, post, put } = methodsOf(callThrough(api));
+  const batches: BatchReader = {
+    status: (id) => client.get('/batch/{uuid}/status', { params: { path: { uuid: id } } }),
+    detail: (id, query) => client.get('/batch/{uuid}/detail', { params: { path: { uuid: id }, query } }),
+  };
   const client: SurtidoClient = {
     api,
-    get: (path, ...init) => call('GET', path, init[0]),
-    post: (path, ...init) => call('POST', path, init[0]),
-    put: (path, ...init) => call('PUT', path, init[0]),
+    get,
+    post,
+    put,
     token: () => tokens.token(),
     login: () => tokens.renew(),
     scopes: () => tokens.scopes(),
-    batchStatus: (id) => client.get('/batch/{uuid}/status', { params: { path: { uuid: id } } }),
-    batchFailures: (id) => batchFailures(client, id),
-    waitForBatch: (ids, onProgress, waitOptions) => waitForBatch(client, [ids].flat(), onProgress, waitOptions),
+    batchStatus: batches.status,
+    batchFailures: (id) => batchFailures(batches, id),
+    waitForBatch: (ids, onProgress, waitOptions) => waitForBatch(batches, [ids].flat(), onProgress, waitOptions),
   };
   return client;
 }

@@ -3,21 +3,19 @@
 // whose `paths` join the supplier API's (which a session calls with its token alone, its
 // member's role giving the scopes; all but POST /login) to the admin API's (open to
 // operators' sessions) and /console's, nothing else.
-import type { Client, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import { createBearerClient, type BearerClientOptions } from './bearer.ts';
-import { SurtidoApiError as ApiError } from './errors.ts';
+import { answerThrough, methodsOf, type AnswerOf, type Deletes, type InitArgs, type InitOf, type Method, type PathsOf, type Reads, type Writes } from './calls.ts';
 import type { paths } from './openapi.console.generated.ts';
 
 export { SurtidoApiError, SurtidoNetworkError, type FieldProblem, type Problem } from './errors.ts';
 export type { components, paths } from './openapi.console.generated.ts';
 
-type Method = 'get' | 'put' | 'post' | 'delete';
 export type ConsolePath = keyof paths;
-export type ConsolePathsWith<M extends Method> = { [P in ConsolePath]: paths[P][M] extends undefined ? never : P }[ConsolePath];
-type Init<P extends keyof paths, M extends Method> = MaybeOptionalInit<paths[P], M>;
+export type ConsolePathsWith<M extends Method> = PathsOf<paths, M>;
+type Init<P extends ConsolePath, M extends Method> = InitOf<paths, P, M>;
 /** The body of the operation's 2xx answer. */
-export type ConsoleResponse<P extends keyof paths, M extends Method> = NonNullable<FetchResponse<NonNullable<paths[P][M]>, {}, `${string}/${string}`>['data']>;
-type InitArgs<I> = undefined extends I ? [init?: I] : [init: I];
+export type ConsoleResponse<P extends ConsolePath, M extends Method> = AnswerOf<paths, P, M>;
 
 export type ConsoleClientOptions = BearerClientOptions;
 
@@ -46,13 +44,8 @@ export function fileNameOf(disposition: string | null): string | undefined {
   return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? /filename=([^;]+)/i.exec(disposition)?.[1]?.trim();
 }
 
-export interface ConsoleClient {
+export interface ConsoleClient extends Reads<paths>, Writes<paths>, Deletes<paths> {
   readonly api: Client<paths>;
-  get<P extends ConsolePathsWith<'get'>>(path: P, ...init: InitArgs<Init<P, 'get'>>): Promise<ConsoleResponse<P, 'get'>>;
-  /** A write with an Idempotency-Key (a new one per call unless `headers` carries one). */
-  post<P extends ConsolePathsWith<'post'>>(path: P, ...init: InitArgs<Init<P, 'post'>>): Promise<ConsoleResponse<P, 'post'>>;
-  put<P extends ConsolePathsWith<'put'>>(path: P, ...init: InitArgs<Init<P, 'put'>>): Promise<ConsoleResponse<P, 'put'>>;
-  delete<P extends ConsolePathsWith<'delete'>>(path: P, ...init: InitArgs<Init<P, 'delete'>>): Promise<ConsoleResponse<P, 'delete'>>;
   /** A POST whose body is a file's text sent as it is with its media type (a file import), with an Idempotency-Key. */
   upload<P extends ConsoleUploadPath>(path: P, file: string, mediaType: UploadMediaType<P>, ...init: InitArgs<Omit<Init<P, 'post'>, 'body'>>): Promise<ConsoleResponse<P, 'post'>>;
   /** A GET whose answer is a file (a failed-rows file), as a Blob with its name. */
@@ -61,20 +54,16 @@ export interface ConsoleClient {
 
 export function createConsoleClient(options: ConsoleClientOptions): ConsoleClient {
   const { api, call } = createBearerClient<paths>(options);
+  const answer = answerThrough(api);
   return {
     api,
-    get: (path, ...init) => call('GET', path, init[0]),
-    post: (path, ...init) => call('POST', path, init[0]),
-    put: (path, ...init) => call('PUT', path, init[0]),
-    delete: (path, ...init) => call('DELETE', path, init[0]),
+    ...methodsOf(call),
     upload: (path, file, mediaType, ...init) => {
       const given = init[0] as { headers?: Record<string, string> } | undefined;
       return call('POST', path, { ...given, body: file, bodySerializer: (body: string) => body, headers: { ...given?.headers, 'content-type': mediaType } });
     },
     async download(path, ...init) {
-      const request = api.request as (m: string, p: string, i: unknown) => Promise<FetchResponse<any, {}, any>>;
-      const { data, error, response } = await request('GET', path, { ...(init[0] as object | undefined), parseAs: 'blob' });
-      if (error !== undefined || !response.ok) throw ApiError.from(response, error, 'GET');
+      const { data, response } = await answer('GET', path, { ...(init[0] as object | undefined), parseAs: 'blob' });
       return { blob: data as Blob, fileName: fileNameOf(response.headers.get('content-disposition')) };
     },
   };

@@ -9,16 +9,14 @@
 // - openapi.app.generated.ts, the store app's `/app` operations, which only the browser
 //   entry (browser.ts) reads.
 // - openapi.console.generated.ts, which only console.ts reads: the operations a console
-//   session may call that the supplier API does not hold (the admin API and /console),
-//   and the components only they use. Its `paths` and `components` add these to the
-//   supplier file's (a session calls the supplier API with its token alone, its member's
-//   role giving the scopes; POST /login it never calls).
+//   session may call that the supplier API does not hold (the admin API and /console).
+//   Its `paths` add these to the supplier file's (a session calls the supplier API with
+//   its token alone, its member's role giving the scopes; POST /login it never calls).
 //
 // The supplier file holds every component (`surtido/client`'s `components` names them all,
-// the store app's promotions among them); the others only the components their operations
-// reach, less, for the console's, those the supplier file holds. A query parameter with a
-// default (`take`, `page`) is optional for a caller whatever the document's `required`
-// says: the service fills the default in.
+// the store app's promotions among them); the other two import them from it and hold
+// only components it lacks. A query parameter with a default (`take`, `page`) is optional
+// for a caller whatever the document's `required` says: the service fills the default in.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
@@ -136,45 +134,54 @@ export async function generateClientTypes(): Promise<string> {
 }
 
 export async function generateAppClientTypes(): Promise<string> {
-  return HEADER + astToString(await openapiTS(appDocument(readSpec()), { silent: true }));
+  const document = readSpec();
+  const { nodes, components } = withSupplierComponents(await openapiTS(appDocument(document), { silent: true }), document, 'app');
+  return `${HEADER}import type { components as supplierComponents } from './openapi.generated.ts';
+
+${components}${astToString(nodes)}`;
 }
 
 export async function generateConsoleClientTypes(): Promise<string> {
   const document = readSpec();
-  const supplier = (supplierDocument(document).components ?? {}) as Components;
   const outside = supplierPathsOutsideConsole(document);
-  const own = new Map<string, number>();
-  const nodes = (await openapiTS(consoleDocument(document), { silent: true })).flatMap((node) => {
-    if (!ts.isInterfaceDeclaration(node) && !ts.isTypeAliasDeclaration(node)) return [node];
-    const name = node.name.text;
-    if (name === 'webhooks') return [];
-    if (name === 'paths' && ts.isInterfaceDeclaration(node)) return [renamed(node, 'consolePaths', node.members)];
-    if (name !== 'components' || !ts.isInterfaceDeclaration(node)) return [node];
-    // The supplier file's components stay there; `components` below joins the two.
-    const members = node.members.map((member) => {
-      if (!ts.isPropertySignature(member) || !member.type || !ts.isTypeLiteralNode(member.type)) return member;
-      const section = (member.name as ts.Identifier).text;
-      const kept = member.type.members.filter((entry) => supplier[section]?.[propertyName(entry)] === undefined);
-      own.set(section, kept.length);
-      const type = kept.length > 0 ? ts.factory.createTypeLiteralNode(kept) : ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
-      return ts.factory.updatePropertySignature(member, member.modifiers, member.name, member.questionToken, type);
-    });
-    return [renamed(node, 'consoleComponents', members)];
-  });
-  const sections = [...own].filter(([, count]) => count > 0).map(([section]) => section);
+  const generated = await openapiTS(consoleDocument(document), { silent: true });
+  const renamedPaths = generated.map((node) => (ts.isInterfaceDeclaration(node) && node.name.text === 'paths' ? renamed(node, 'consolePaths', node.members) : node));
+  const { nodes, components } = withSupplierComponents(renamedPaths, document, 'console');
   const omitted = outside.length > 0 ? outside.map((path) => JSON.stringify(path)).join(' | ') : 'never';
-  const joined = sections.map((s) => `    ${JSON.stringify(s)}: ${Object.keys(supplier[s] ?? {}).length > 0 ? `supplierComponents[${JSON.stringify(s)}] & ` : ''}consoleComponents[${JSON.stringify(s)}];\n`);
-  const components =
-    sections.length === 0
-      ? 'export type components = supplierComponents;\n'
-      : `export type components = Omit<supplierComponents, ${sections.map((s) => JSON.stringify(s)).join(' | ')}> & {\n${joined.join('')}};\n`;
-  const body = sections.length === 0 ? nodes.filter((node) => !(ts.isInterfaceDeclaration(node) && node.name.text === 'consoleComponents')) : nodes;
   return `${HEADER}import type { components as supplierComponents, paths as supplierPaths } from './openapi.generated.ts';
 
 /** What a console session may call: the supplier API (but ${outside.join(', ') || 'nothing'}) and the console's own paths below. */
 export type paths = Omit<supplierPaths, ${omitted}> & consolePaths;
-/** The supplier API's components${sections.length === 0 ? ": the console's own paths use no other" : ", and those only the console's own paths use"}. */
-${components}${astToString(body)}`;
+${components}${astToString(nodes)}`;
+}
+
+/**
+ * The generated nodes of a document beside the supplier API's, without what the supplier
+ * file holds already: its components are left out (the `components` answered joins the
+ * supplier file's to the rest, renamed `<prefix>Components`), and so are the webhooks.
+ */
+function withSupplierComponents(generated: ts.Node[], document: OpenAPI3, prefix: string): { nodes: ts.Node[]; components: string } {
+  const supplier = (supplierDocument(document).components ?? {}) as Components;
+  const own = `${prefix}Components`;
+  const sections: string[] = [];
+  const nodes = generated.flatMap((node) => {
+    if (ts.isTypeAliasDeclaration(node) && node.name.text === 'webhooks') return [];
+    if (!ts.isInterfaceDeclaration(node) || node.name.text !== 'components') return [node];
+    const members = node.members.map((member) => {
+      if (!ts.isPropertySignature(member) || !member.type || !ts.isTypeLiteralNode(member.type)) return member;
+      const section = (member.name as ts.Identifier).text;
+      const kept = member.type.members.filter((entry) => supplier[section]?.[propertyName(entry)] === undefined);
+      if (kept.length > 0) sections.push(section);
+      const type = kept.length > 0 ? ts.factory.createTypeLiteralNode(kept) : ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
+      return ts.factory.updatePropertySignature(member, member.modifiers, member.name, member.questionToken, type);
+    });
+    return sections.length > 0 ? [renamed(node, own, members)] : [];
+  });
+  if (sections.length === 0) return { nodes, components: `/** The supplier file's components: this file's paths use no other. */\nexport type components = supplierComponents;\n` };
+  const joined = sections.map((s) => `    ${JSON.stringify(s)}: ${Object.keys(supplier[s] ?? {}).length > 0 ? `supplierComponents[${JSON.stringify(s)}] & ` : ''}${own}[${JSON.stringify(s)}];\n`);
+  const components = `/** The supplier file's components, and those only this file's paths use. */
+export type components = Omit<supplierComponents, ${sections.map((s) => JSON.stringify(s)).join(' | ')}> & {\n${joined.join('')}};\n`;
+  return { nodes, components };
 }
 
 function renamed(node: ts.InterfaceDeclaration, name: string, members: readonly ts.TypeElement[]): ts.InterfaceDeclaration {

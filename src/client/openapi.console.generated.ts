@@ -5,7 +5,7 @@ import type { components as supplierComponents, paths as supplierPaths } from '.
 
 /** What a console session may call: the supplier API (but /login) and the console's own paths below. */
 export type paths = Omit<supplierPaths, "/login"> & consolePaths;
-/** The supplier API's components: the console's own paths use no other. */
+/** The supplier file's components: this file's paths use no other. */
 export type components = supplierComponents;
 export interface consolePaths {
     "/admin/suppliers": {
