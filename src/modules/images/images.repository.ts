@@ -4,6 +4,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, ImageStatus, StoredImageVariants } from '../../db/types.ts';
 import { textIn } from '../../db/sql.ts';
+import { pendingRowsStats } from '../../db/queue-stats.ts';
 
 /**
  * The statement that registers the image URLs a query gives (one text column; repeats and
@@ -114,14 +115,5 @@ export async function releaseImage(db: Kysely<DB>, id: number, owner: string) {
     .execute();
 }
 
-/**
- * For the metrics scrape: images waiting to be downloaded (pending, retries included), and
- * how long the oldest one that is due has waited past its due time (0 when none is due).
- */
-export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
-  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
-    select count(*)::int as "depth",
-      coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as "oldestAgeSeconds"
-    from images where status = 'pending'`.execute(db);
-  return result.rows[0]!;
-}
+/** For the metrics scrape: images waiting to be downloaded (src/db/queue-stats.ts). */
+export const queueStats = (db: Kysely<DB>) => pendingRowsStats(db, 'images');

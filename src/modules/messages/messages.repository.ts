@@ -1,6 +1,7 @@
 // Every SQL statement of the message outbox and of people's message preferences.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, MessageChannel } from '../../db/types.ts';
+import { pendingRowsStats } from '../../db/queue-stats.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -200,14 +201,5 @@ export async function storeNames(trx: Transaction<DB>, storeIds: number[]) {
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/**
- * For the metrics scrape: messages waiting to be sent, and how late the oldest due one is
- * (0 when none is due). Reads the partial index of pending messages only.
- */
-export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
-  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
-    select count(*)::int as "depth",
-      coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as "oldestAgeSeconds"
-    from messages where status = 'pending'`.execute(db);
-  return result.rows[0]!;
-}
+/** For the metrics scrape: messages waiting to be sent (src/db/queue-stats.ts). */
+export const queueStats = (db: Kysely<DB>) => pendingRowsStats(db, 'messages');

@@ -1,6 +1,7 @@
 // Every SQL statement of the webhook outbox: events, deliveries, attempts.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB, WebhookDeliveryStatus } from '../../db/types.ts';
+import { pendingRowsStats } from '../../db/queue-stats.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -299,14 +300,5 @@ export async function recordAttempt(db: Kysely<DB>, a: AttemptRecord) {
     select set_config('synchronous_commit', 'off', true)`.execute(db);
 }
 
-/**
- * For the metrics scrape: deliveries not yet finished (retries waiting included), and how
- * long the oldest one that is due has waited past its due time (0 when none is due).
- */
-export async function queueStats(db: Kysely<DB>): Promise<{ depth: number; oldestAgeSeconds: number }> {
-  const result = await sql<{ depth: number; oldestAgeSeconds: number }>`
-    select count(*)::int as "depth",
-      coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)::float8 as "oldestAgeSeconds"
-    from webhook_deliveries where status = 'pending'`.execute(db);
-  return result.rows[0]!;
-}
+/** For the metrics scrape: deliveries not yet finished (src/db/queue-stats.ts). */
+export const queueStats = (db: Kysely<DB>) => pendingRowsStats(db, 'webhook_deliveries');
