@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-import { drawnBatches, seeded, stepAgainstModel } from '../helpers/drawn-batches.ts';
-import { stageChunk } from '../helpers/staging.ts';
+import { stepAgainstModel, stepDrawnBatches } from '../helpers/drawn-batches.ts';
+import { stagedUpsert, writtenBothWays } from '../helpers/staging.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -98,9 +98,7 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
   it('any mix of new, existing, repeated and failing items, 24 batches drawn at random (seeded)', async () => {
     const s = await newSupplier();
     const model = new Model();
-    const draw = seeded(18);
-    const { random, pick } = draw;
-    for (const items of drawnBatches(draw, 24, () => model.rows.keys(), (code, batch, i) => {
+    await stepDrawnBatches(18, 24, model, (code, batch, i, { random, pick }) => {
       const item = p(code, { name: `n${batch}.${i}`, brandInternalCode: pick(['B-1', 'B-2', 'B-1', 'B-2', 'B-404']), categoryInternalCode: pick(['C-1', 'C-1-1']) });
       if (random() < 0.5) item.description = pick([null, `d${batch}`]);
       if (random() < 0.4) item.image = pick([null, `https://img.example.com/${batch}.png`]);
@@ -109,26 +107,18 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
       if (random() < 0.4) item.enabled = random() < 0.5;
       if (random() < 0.3) item.displayProducts = pick([[], [{ units: batch + 1, name: `x${batch}` }]]);
       return item;
-    })) {
-      await step(s, model, items);
-    }
+    }, (items) => step(s, model, items));
     expect(model.rows.size).toBe(30);
   });
 
   it('both forms of the write give a new code the same row, and say whether every code was new', async () => {
-    const a = await newSupplier();
-    const b = await newSupplier();
     const items: Item[] = [
       { ...p('F-1', { name: 'every field' }), description: 'd', image: 'https://img.example.com/f.png', images: ['https://img.example.com/g.png'], ean: '1', enabled: false, displayProducts: [{ units: 2, name: 'Two' }] },
       p('F-2', { name: 'nothing sent' }),
       { ...p('F-3', { name: 'nulls sent' }), description: null, image: null, images: [], ean: null, enabled: true, displayProducts: [] },
     ];
     // Each write reads a staging row of its own (a chunk of a batch that exists only there).
-    const write = (s: TestSupplier, chunk: Item[], expectNew: boolean) =>
-      t.deps.db.transaction().execute(async (trx) => repo.writeStagedProducts(trx, s.id, await stageChunk(trx, productBatchKind, 'upsert', chunk), expectNew));
-    // a: the plain insert; b: the upsert alone.
-    expect(await write(a, items, true)).toEqual({ allNew: true, unresolved: [] });
-    expect(await write(b, items, false)).toEqual({ allNew: true, unresolved: [] });
+    const write = stagedUpsert(t.deps.db, productBatchKind, repo.writeStagedProducts);
     const row = (s: TestSupplier) =>
       t.deps.db
         .selectFrom('products')
@@ -136,7 +126,8 @@ describe('product chunks: plain insert first, upsert when a code exists', () => 
         .where('supplier_id', '=', s.id)
         .orderBy('internal_code')
         .execute();
-    expect(await row(a)).toEqual(await row(b));
+    // a: the plain insert; b: the upsert alone.
+    const a = await writtenBothWays(newSupplier, write, row, items, { unresolved: [] });
     expect((await row(a)).map((r) => [r.images, r.enabled, r.display_products])).toEqual([[['https://img.example.com/g.png'], false, [{ units: 2, name: 'Two' }]], [[], true, []], [[], true, []]]);
     // The image URLs the rows send are registered for download, each once.
     const urls = await t.deps.db.selectFrom('images').select('url').where('supplier_id', '=', a.id).orderBy('url').execute();

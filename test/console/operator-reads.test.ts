@@ -7,16 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { addOperator } from '../../src/modules/console/console.service.ts';
 import { consoleSignIn, memberSession } from '../helpers/console.ts';
+import { json } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
 let other: TestSupplier;
-
-const json = async (res: Promise<{ statusCode: number; body: string }>, status = 200) => {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return JSON.parse(r.body);
-};
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { priceEntries } from '../helpers/fixtures.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/recorded-answers.json');
 const RECORDING = process.env.RECORD_ANSWERS === '1';
@@ -263,15 +264,15 @@ async function buildAndAsk() {
   await call('supplier: create price list', 'supplier', 'POST', '/pricelist', { internalCode: 'PL-BASE' }, 200);
   await batch('batch price list', '/batch/pricelist', {
     upsert: {
-      products: [
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-COLA', units: 1, price: 1500 },
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-COLA', units: 12, price: 16200 },
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-LIMON', units: 1, price: 1450.5 },
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-AGUA', units: 1, price: 1000 },
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-AGUA', units: 12, price: 11000 },
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-JABON', units: 1, price: 3200 },
-        { priceListInternalCode: 'PL-BASE', productInternalCode: 'P-REGALO', units: 1, price: 500 },
-      ],
+      products: priceEntries('PL-BASE', [
+        ['P-COLA', 1, 1500],
+        ['P-COLA', 12, 16200],
+        ['P-LIMON', 1, 1450.5],
+        ['P-AGUA', 1, 1000],
+        ['P-AGUA', 12, 11000],
+        ['P-JABON', 1, 3200],
+        ['P-REGALO', 1, 500],
+      ]),
     },
   });
 

@@ -73,6 +73,25 @@ function send(p: Person, method: string, url: string, body?: unknown) {
   return asPerson(t, p, method as 'GET' | 'POST' | 'PUT', url, method === 'GET' ? undefined : (body ?? {}));
 }
 
+/**
+ * Calls every entity route as `who` with a missing identifier (404) and with each of
+ * `foreign(url, rule)`, whose answers must equal the missing one's.
+ */
+async function answeredAsMissing(who: Person, foreign: (url: string, rule: EntityRule) => number[], label: (value: number) => string) {
+  for (const route of entityRoutes()) {
+    const rule = RULES[routeKey(route)]!;
+    if ('notAnEntity' in rule) continue;
+    const body = rule.body?.(w);
+    const rest = rule.rest?.(w);
+    const missing = await send(who, route.method, fill(route.url, MISSING.id, rest), body);
+    expect(missing.statusCode, `${routeKey(route)} with a missing identifier: ${missing.body}`).toBe(404);
+    for (const value of foreign(route.url, rule)) {
+      const res = await send(who, route.method, fill(route.url, value, rest), body);
+      expect(comparable(res, value), `${routeKey(route)} with ${label(value)}`).toEqual(comparable(missing, MISSING.id));
+    }
+  }
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   w = await buildWorld(t);
@@ -98,18 +117,7 @@ describe('the store app isolation matrix', () => {
 
   it("answers another person's store, order and ticket exactly as a missing one, on every route, and writes nothing", async () => {
     const before = await fingerprint(t.deps.db, tables);
-    for (const route of entityRoutes()) {
-      const rule = RULES[routeKey(route)]!;
-      if ('notAnEntity' in rule) continue;
-      const body = rule.body?.(w);
-      const rest = rule.rest?.(w);
-      const missing = await send(w.p2, route.method, fill(route.url, MISSING.id, rest), body);
-      expect(missing.statusCode, `${routeKey(route)} with a missing identifier: ${missing.body}`).toBe(404);
-      for (const value of rule.ids(w)) {
-        const foreign = await send(w.p2, route.method, fill(route.url, value, rest), body);
-        expect(comparable(foreign, value), `${routeKey(route)} with P1's ${value}`).toEqual(comparable(missing, MISSING.id));
-      }
-    }
+    await answeredAsMissing(w.p2, (_, rule) => rule.ids(w), (value) => `P1's ${value}`);
     // Identifiers in a body: a ticket about P1's order, and reading P1's notifications.
     const about = (orderId: number) => send(w.p2, 'POST', `/app/stores/${w.stores.s2}/tickets`, { message: 'About an order', orderId });
     const aboutMissing = await about(MISSING.id);
@@ -142,19 +150,7 @@ describe('the store app isolation matrix', () => {
   // store it does not serve) and S3's (C's) exactly as for a missing one, and writes nothing.
   it("answers a seller on another store of its supplier, or another supplier's, exactly as a missing one, and writes nothing", async () => {
     const before = await fingerprint(t.deps.db, tables);
-    for (const route of entityRoutes()) {
-      const rule = RULES[routeKey(route)]!;
-      if ('notAnEntity' in rule) continue;
-      const body = rule.body?.(w);
-      const rest = rule.rest?.(w);
-      const missing = await send(w.v2, route.method, fill(route.url, MISSING.id, rest), body);
-      expect(missing.statusCode, `${routeKey(route)} with a missing identifier: ${missing.body}`).toBe(404);
-      const foreign = route.url.startsWith('/app/stores/:storeId') ? [w.stores.s1, w.stores.s3] : rule.ids(w);
-      for (const value of foreign) {
-        const res = await send(w.v2, route.method, fill(route.url, value, rest), body);
-        expect(comparable(res, value), `${routeKey(route)} with ${value}`).toEqual(comparable(missing, MISSING.id));
-      }
-    }
+    await answeredAsMissing(w.v2, (url, rule) => (url.startsWith('/app/stores/:storeId') ? [w.stores.s1, w.stores.s3] : rule.ids(w)), String);
     const me = (await send(w.v2, 'GET', '/app/me')).json();
     expect(me.stores.map((s: { id: number; access?: string }) => [s.id, s.access])).toEqual([[w.stores.s2, 'SELLER']]);
     expect(await fingerprint(t.deps.db, tables), "the database after V2 tried every route on stores it does not serve").toEqual(before);

@@ -59,3 +59,18 @@ export async function stepAgainstModel<Item extends { internalCode: string }, Ro
   expect(detail.map((d: { code: string; status: string }) => [d.code, d.status])).toEqual(items.map((item, i) => [item.internalCode, outcomes[i]]));
   expect(await stored()).toEqual(model.rows);
 }
+
+/**
+ * Sends `count` batches drawn from `seed` as `drawnBatches` draws them (`item` fills each
+ * in from the same draws), each through `step`, which checks it against the model.
+ */
+export async function stepDrawnBatches<Item extends { internalCode: string }, Row>(
+  seed: number,
+  count: number,
+  model: ItemModel<Item, Row>,
+  item: (code: string, batch: number, i: number, draw: Draw) => Item,
+  step: (items: Item[]) => Promise<void>,
+) {
+  const draw = seeded(seed);
+  for (const items of drawnBatches(draw, count, () => model.rows.keys(), (code, batch, i) => item(code, batch, i, draw))) await step(items);
+}

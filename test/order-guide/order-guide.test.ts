@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCOPES } from '../../src/modules/auth/scopes.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { priceEntries } from '../helpers/fixtures.ts';
 
 let now = new Date('2030-01-05T15:00:00.000Z');
 let t: TestApp;
@@ -57,14 +58,14 @@ beforeAll(async () => {
   await batch('/batch/store', { upsert: [{ internalCode: 'S1', name: 'Tienda', priceListCode: 'PL', stockGrouperCode: 'W', promotionGrouperCodes: ['SEG'], addresses: [{ street: 'Calle 1', city: 'Bogotá', default: true }] }] });
   await batch('/batch/pricelist', {
     upsert: {
-      products: [
-        { priceListInternalCode: 'PL', productInternalCode: 'A', units: 1, price: 1000 },
-        { priceListInternalCode: 'PL', productInternalCode: 'A', units: 12, price: 11000 },
-        { priceListInternalCode: 'PL', productInternalCode: 'B', units: 1, price: 2000 },
-        { priceListInternalCode: 'PL', productInternalCode: 'C', units: 1, price: 500 },
-        { priceListInternalCode: 'PL', productInternalCode: 'D', units: 1, price: 300 },
-        { priceListInternalCode: 'PL', productInternalCode: 'D', units: 12, price: 3300 },
-      ],
+      products: priceEntries('PL', [
+        ['A', 1, 1000],
+        ['A', 12, 11000],
+        ['B', 1, 2000],
+        ['C', 1, 500],
+        ['D', 1, 300],
+        ['D', 12, 3300],
+      ]),
     },
   });
   expect((await as(t, s, 'POST', '/store/S1/add/user', { users: [ana] })).statusCode).toBe(200);

@@ -2,6 +2,7 @@
 // returns, cancel codes, the batch endpoint and the history import.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { importPendingOrders } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
@@ -13,21 +14,13 @@ async function submit(url: string, body: unknown, who = s) {
   return { statuses, detail };
 }
 
-/** Imports PENDING orders (the quickest way to have orders in a known state) and answers their ids. */
+/** `n` PENDING orders of 3 boxes of P1 and 10 units of P2, imported: their ids. */
 async function pendingOrders(n: number, tag: string): Promise<number[]> {
-  const orders = Array.from({ length: n }, (_, i) => ({
-    externalId: `${tag}-${i}`,
-    storeInternalCode: 'S1',
-    createdAt: '2026-03-01T10:00:00Z',
-    status: 'PENDING',
-    products: [
-      { internalCode: 'P1', units: 12, quantity: 3, unitPrice: 11000 },
-      { internalCode: 'P2', units: 1, quantity: 10, unitPrice: 2500.5 },
-    ],
-  }));
-  await submit('/order/bulk-import', { orders });
-  const list = (await as(t, s, 'GET', '/order?take=50')).json().data as { id: number; externalId: string }[];
-  return orders.map((o) => list.find((x) => x.externalId === o.externalId)!.id);
+  const lines = [
+    { internalCode: 'P1', units: 12, quantity: 3, unitPrice: 11000 },
+    { internalCode: 'P2', units: 1, quantity: 10, unitPrice: 2500.5 },
+  ];
+  return importPendingOrders(t, s, Array.from({ length: n }, (_, i) => [`${tag}-${i}`, lines] as const));
 }
 
 beforeAll(async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keptTotal } from '../../src/modules/orders/orders.rules.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { importPendingOrders } from '../helpers/fixtures.ts';
 import { waitFor } from '../helpers/process.ts';
 
 let t: TestApp;
@@ -23,25 +24,13 @@ const asStore = async (url: string, email = ANA) => t.request({ method: 'GET', u
 
 /** A CONFIRMED order of 4 boxes of P1 and 1 unit of P2 (5 packages). */
 async function confirmedOrder(tag: string): Promise<number> {
-  const res = await as(t, s, 'POST', '/order/bulk-import', {
-    orders: [
-      {
-        externalId: tag,
-        storeInternalCode: 'S1',
-        createdAt: '2026-03-01T10:00:00Z',
-        status: 'PENDING',
-        products: [
-          { internalCode: 'P1', units: 12, quantity: 4, unitPrice: 11000 },
-          { internalCode: 'P2', units: 1, quantity: 1, unitPrice: 2500.5 },
-        ],
-      },
-    ],
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  await t.waitForBatches(s, res.json().batchId);
-  const id = ((await as(t, s, 'GET', '/order?take=50')).json().data as { id: number; externalId: string }[]).find((o) => o.externalId === tag)!.id;
+  const lines = [
+    { internalCode: 'P1', units: 12, quantity: 4, unitPrice: 11000 },
+    { internalCode: 'P2', units: 1, quantity: 1, unitPrice: 2500.5 },
+  ];
+  const [id] = await importPendingOrders(t, s, [[tag, lines]]);
   expect((await as(t, s, 'PUT', `/order/${id}/confirm`, {})).statusCode).toBe(200);
-  return id;
+  return id!;
 }
 
 const messagesTo = (to: string) => t.notifier.sent.filter((m) => m.purpose === 'event' && m.to === to);

@@ -2,6 +2,7 @@
 // supplier sees exactly the previewed lines, discounts and rewards, and moves it along.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { priceEntries } from '../helpers/fixtures.ts';
 
 let now = new Date('2026-03-10T15:00:00.000Z');
 let t: TestApp;
@@ -31,11 +32,11 @@ beforeAll(async () => {
   await batch('/batch/store', { upsert: [{ internalCode: 'S1', name: 'Tienda', priceListCode: 'PL', promotionGrouperCodes: ['SEG'], addresses: [{ street: 'Calle 1', city: 'Bogotá', default: true }] }] });
   await batch('/batch/pricelist', {
     upsert: {
-      products: [
-        { priceListInternalCode: 'PL', productInternalCode: 'P1', units: 12, price: 11000 },
-        { priceListInternalCode: 'PL', productInternalCode: 'P1', units: 1, price: 1000 },
-        { priceListInternalCode: 'PL', productInternalCode: 'P2', units: 1, price: 2500.5 },
-      ],
+      products: priceEntries('PL', [
+        ['P1', 12, 11000],
+        ['P1', 1, 1000],
+        ['P2', 1, 2500.5],
+      ]),
     },
   });
   expect((await as(t, s, 'PUT', '/promotion/discount/simple', {

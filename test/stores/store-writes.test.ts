@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeBatchKind } from '../../src/modules/stores/stores.batch.ts';
 import * as repo from '../../src/modules/stores/stores.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-import { drawnBatches, seeded, stepAgainstModel } from '../helpers/drawn-batches.ts';
-import { stageChunk } from '../helpers/staging.ts';
+import { stepAgainstModel, stepDrawnBatches } from '../helpers/drawn-batches.ts';
+import { stagedUpsert, writtenBothWays } from '../helpers/staging.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -101,9 +101,7 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
   it('any mix of new, existing, repeated and failing items, 24 batches drawn at random (seeded)', async () => {
     const s = await newSupplier();
     const model = new Model();
-    const draw = seeded(27);
-    const { random, pick } = draw;
-    for (const items of drawnBatches(draw, 24, () => model.rows.keys(), (code, batch, i) => {
+    await stepDrawnBatches(27, 24, model, (code, batch, i, { random, pick }) => {
       const item = st(code, { name: `n${batch}.${i}` });
       if (random() < 0.4) item.legalName = pick([null, `L${batch}`]);
       if (random() < 0.3) item.legalId = pick([null, `id${batch}`]);
@@ -115,27 +113,19 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
       if (random() < 0.4) item.settings = pick([{}, { dropSize: null }, { dropSize: batch * 100 + 0.5 }]);
       if (random() < 0.3) item.priceListCode = pick([null, 'PL-A', 'PL-B', 'PL-404']);
       return item;
-    })) {
-      await step(s, model, items);
-    }
+    }, (items) => step(s, model, items));
     expect(model.rows.size).toBeGreaterThan(20);
   });
 
   it('both forms of the write give a new code the same row, and say whether every code was new', async () => {
-    const a = await newSupplier();
-    const b = await newSupplier();
     const items: Item[] = [
       st('F-1', { name: 'every field', legalName: 'L', legalId: 'I', ownerName: 'O', phone: '+573001234567', email: 'f@example.com', enabled: false, addresses: [address(1)], settings: { dropSize: 12.5 } }),
       st('F-2', { name: 'nothing sent' }),
       st('F-3', { name: 'nulls sent', legalName: null, phone: null, enabled: true, addresses: [], settings: { dropSize: null } }),
     ];
     // Each write reads a staging row of its own (a chunk of a batch that exists only there).
-    const write = (s: TestSupplier, chunk: Item[], expectNew: boolean) =>
-      t.deps.db.transaction().execute(async (trx) => repo.writeStagedStores(trx, s.id, await stageChunk(trx, storeBatchKind, 'upsert', chunk), expectNew));
+    const write = stagedUpsert(t.deps.db, storeBatchKind, repo.writeStagedStores);
     const clean = { unresolved: [], links: [] };
-    // a: the plain insert; b: the upsert alone.
-    expect(await write(a, items, true)).toEqual({ allNew: true, ...clean });
-    expect(await write(b, items, false)).toEqual({ allNew: true, ...clean });
     const row = (s: TestSupplier) =>
       t.deps.db
         .selectFrom('stores')
@@ -143,7 +133,8 @@ describe('store chunks: plain insert first, upsert when a code exists', () => {
         .where('supplier_id', '=', s.id)
         .orderBy('internal_code')
         .execute();
-    expect(await row(a)).toEqual(await row(b));
+    // a: the plain insert; b: the upsert alone.
+    const a = await writtenBothWays(newSupplier, write, row, items, clean);
     expect((await row(a)).map((r) => [r.enabled, r.addresses, r.drop_size === null ? null : Number(r.drop_size)])).toEqual([[false, [address(1)], 12.5], [true, [], null], [true, [], null]]);
     // An existing code among new ones: the plain insert gives way, and the answer says so.
     expect(await write(a, [items[0]!, { ...items[1]!, internalCode: 'F-4' }], true)).toEqual({ allNew: false, ...clean });

@@ -3,6 +3,7 @@
 // unassign, unknown references fail the whole item, structure problems are a 402.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { ISO } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
@@ -14,8 +15,6 @@ beforeAll(async () => {
   for (const g of ['SEG-A', 'SEG-B', 'SEG-C']) expect((await as(t, s, 'POST', '/grouper/promotion', { internalCode: g, name: g })).statusCode).toBe(200);
 });
 afterAll(() => t.close());
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function run(url: string, body: unknown) {
   const { ids, statuses } = await t.runBatch(s, url, body);
@@ -138,31 +137,10 @@ describe('POST /batch/store and GET /store/{code}', () => {
   it('null clears a field, a link or the drop size', async () => {
     const code = newCode();
     await upsert(full(code));
-    await upsert({
-      internalCode: code,
-      name: 'Cleared',
-      legalName: null,
-      legalId: null,
-      ownerName: null,
-      phone: null,
-      email: null,
-      priceListCode: null,
-      stockGrouperCode: null,
-      settings: { dropSize: null },
-    });
-    expect(await store(code)).toMatchObject({
-      name: 'Cleared',
-      legalName: null,
-      legalId: null,
-      ownerName: null,
-      phone: null,
-      email: null,
-      priceListCode: null,
-      stockGrouperCode: null,
-      promotionGrouperCodes: ['SEG-A', 'SEG-B'],
-      settings: { dropSize: null },
-      addresses: full(code).addresses,
-    });
+    // Each field sent as null is answered null; what was not sent keeps its value.
+    const cleared = { legalName: null, legalId: null, ownerName: null, phone: null, email: null, priceListCode: null, stockGrouperCode: null, settings: { dropSize: null } };
+    await upsert({ internalCode: code, name: 'Cleared', ...cleared });
+    expect(await store(code)).toMatchObject({ name: 'Cleared', ...cleared, promotionGrouperCodes: ['SEG-A', 'SEG-B'], addresses: full(code).addresses });
     expect(await listStores('PL-A')).not.toContain(code);
     expect(await grouperStores('stock', 'W-A')).not.toContain(code);
     // Unassigning what is not assigned is harmless.

@@ -5,44 +5,29 @@
 // holds it), the receiver verifies a ping with the rotated secret, every write is audited,
 // and a supplier's writes reach its own webhook only. The route matrices
 // (test/hardening) cover the scopes of every role and the 401s.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/client/index.ts';
 import { SECRET_WITHHELD_NOTE } from '../../src/http/idempotency.ts';
 import { fingerprint } from '../hardening/fingerprint.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { memberSession } from '../helpers/console.ts';
+import { json } from '../helpers/fixtures.ts';
+import { startRecorder, type Recorder } from '../helpers/recorder.ts';
 
 let t: TestApp;
 let receiverUrl: string;
-let server: http.Server;
-/** What the local receiver got: raw body and headers of each call. */
-const calls: { body: Buffer; headers: http.IncomingHttpHeaders }[] = [];
+/** The local receiver: raw body and headers of each call. */
+let receiver: Recorder;
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      calls.push({ body: Buffer.concat(chunks), headers: req.headers });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/erp`;
+  receiver = await startRecorder();
+  receiverUrl = `http://127.0.0.1:${receiver.port}/erp`;
 }, 180_000);
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await receiver.close();
   await t.close();
 });
-
-const json = async (res: Promise<{ statusCode: number; body: string }>, status = 200) => {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return JSON.parse(r.body);
-};
 
 async function keptAnswer(s: TestSupplier, key: string): Promise<string> {
   const row = await t.deps.db.selectFrom('idempotency_keys').select(['response_body', 'state']).where('owner', '=', `supplier:${s.id}`).where('key', '=', key).executeTakeFirstOrThrow();
@@ -97,10 +82,10 @@ describe('POST /webhook/rotate-secret', () => {
     expect(settings.json().previousSecretExpiresAt).toEqual(expect.any(String));
     expect(settings.body).not.toContain(rotated.secret);
 
-    calls.length = 0;
+    receiver.calls.length = 0;
     expect(await json(as(t, s, 'POST', '/webhook/test'))).toMatchObject({ status: 'delivered' });
-    expect(calls).toHaveLength(1);
-    const ping = calls[0]!;
+    expect(receiver.calls).toHaveLength(1);
+    const ping = receiver.calls[0]!;
     expect(verifyWebhook(rotated.secret, ping.body, ping.headers)).toMatchObject({ type: 'ping', payload: { supplierCode: s.code } });
     expect(verifyWebhook(old, ping.body, ping.headers)).toMatchObject({ type: 'ping' });
     expect(() => verifyWebhook('whsec_' + Buffer.alloc(32, 7).toString('base64'), ping.body, ping.headers)).toThrow();

@@ -4,58 +4,42 @@
 // (every reader sees `user:***@` and `token=***`, the writers too: to change them, they set
 // the whole URL again, and saving the masked URL back is refused). An attempt's error never
 // carries the URL either. Spans are covered by test/observability/tracing.test.ts.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { memberSession } from '../helpers/console.ts';
+import { json } from '../helpers/fixtures.ts';
+import { startRecorder, type Recorder } from '../helpers/recorder.ts';
 
 let t: TestApp;
-let server: http.Server;
-let port: number;
-const calls: { url: string; headers: http.IncomingHttpHeaders }[] = [];
+let receiver: Recorder;
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      calls.push({ url: req.url ?? '', headers: req.headers });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  port = (server.address() as AddressInfo).port;
+  receiver = await startRecorder();
 }, 180_000);
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await receiver.close();
   await t.close();
 });
 
-const json = async (res: Promise<{ statusCode: number; body: string }>, status = 200) => {
-  const r = await res;
-  expect(r.statusCode, r.body).toBe(status);
-  return JSON.parse(r.body);
-};
-
 /** Sends a ping and answers the one call the receiver got for it. */
 async function ping(s: TestSupplier) {
-  calls.length = 0;
+  receiver.calls.length = 0;
   const delivery = await json(as(t, s, 'POST', '/webhook/test'));
   expect(delivery.status, JSON.stringify(delivery)).toBe('delivered');
-  expect(calls).toHaveLength(1);
-  return calls[0]!;
+  expect(receiver.calls).toHaveLength(1);
+  return receiver.calls[0]!;
 }
 
 describe("the event's path", () => {
   it("is joined to the URL's path, and the query string stays after it", async () => {
     const s = await t.supplier();
-    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${port}/erp/x?token=t0k3n&v=2`, enabled: true }));
+    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${receiver.port}/erp/x?token=t0k3n&v=2`, enabled: true }));
     expect((await ping(s)).url).toBe('/erp/x/webhooks/ping?token=t0k3n&v=2');
     // A trailing slash is not doubled; a fragment is never sent.
-    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${port}/erp/?token=t0k3n#part`, enabled: true }));
+    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${receiver.port}/erp/?token=t0k3n#part`, enabled: true }));
     expect((await ping(s)).url).toBe('/erp/webhooks/ping?token=t0k3n');
-    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${port}?token=t0k3n`, enabled: true }));
+    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${receiver.port}?token=t0k3n`, enabled: true }));
     expect((await ping(s)).url).toBe('/webhooks/ping?token=t0k3n');
   });
 });
@@ -63,19 +47,19 @@ describe("the event's path", () => {
 describe('credentials in the URL', () => {
   it('are sent as HTTP Basic credentials (percent-decoded), never in the request line', async () => {
     const s = await t.supplier();
-    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://erp-user:s3cr%40t%3Ax@127.0.0.1:${port}/erp`, enabled: true }));
+    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://erp-user:s3cr%40t%3Ax@127.0.0.1:${receiver.port}/erp`, enabled: true }));
     const call = await ping(s);
     expect(call.url).toBe('/erp/webhooks/ping');
     expect(call.headers.authorization).toBe(`Basic ${Buffer.from('erp-user:s3cr@t:x').toString('base64')}`);
     // Without credentials, no Authorization header.
-    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${port}/erp`, enabled: true }));
+    await json(as(t, s, 'PUT', '/webhook', { baseUrl: `http://127.0.0.1:${receiver.port}/erp`, enabled: true }));
     expect((await ping(s)).headers.authorization).toBeUndefined();
   });
 });
 
 describe('what readers see', () => {
-  const secretUrl = () => `http://erp-user:s3cr3tpass@127.0.0.1:${port}/erp?token=t0k3nvalue&v=2`;
-  const masked = () => `http://erp-user:***@127.0.0.1:${port}/erp?token=***&v=***`;
+  const secretUrl = () => `http://erp-user:s3cr3tpass@127.0.0.1:${receiver.port}/erp?token=t0k3nvalue&v=2`;
+  const masked = () => `http://erp-user:***@127.0.0.1:${receiver.port}/erp?token=***&v=***`;
 
   it('never the password nor the query values: members of every role, credentials, operators, the write answers, the audit and the delivery log', async () => {
     const s = await t.supplier();
@@ -128,13 +112,13 @@ describe('what readers see', () => {
 });
 
 describe('changing a webhook whose URL is masked', () => {
-  const secretUrl = () => `http://erp-user:s3cr3tpass@127.0.0.1:${port}/erp?token=t0k3nvalue`;
+  const secretUrl = () => `http://erp-user:s3cr3tpass@127.0.0.1:${receiver.port}/erp?token=t0k3nvalue`;
 
   it('without baseUrl changes only the state and keeps the URL whole', async () => {
     const s = await t.supplier();
     await json(as(t, s, 'PUT', '/webhook', { baseUrl: secretUrl(), enabled: false }));
     const changed = await json(as(t, s, 'PUT', '/webhook', { enabled: true }));
-    expect(changed).toMatchObject({ baseUrl: `http://erp-user:***@127.0.0.1:${port}/erp?token=***`, enabled: true });
+    expect(changed).toMatchObject({ baseUrl: `http://erp-user:***@127.0.0.1:${receiver.port}/erp?token=***`, enabled: true });
     const row = await t.deps.db.selectFrom('supplier_webhooks').select(['base_url', 'enabled']).where('supplier_id', '=', s.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ base_url: secretUrl(), enabled: true });
     // The operators' route takes the same body.
