@@ -1,10 +1,7 @@
 // The supplier and operator console: pages over the supplier API, the admin API and
 // /console, called with the console session's token (surtido/console-client).
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { SurtidoApiError } from 'surtido/console-client';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createQueryClient, startApp } from '../kit/app.tsx';
 import { DELIVERY_STATUSES, ORDER_STATUSES, TICKET_STATUSES } from './lib/api.ts';
 import { PROMOTION_TYPES } from './lib/catalog.ts';
 import { session } from './lib/session.ts';
@@ -13,14 +10,7 @@ import { BATCH_STATES, isBatchEndpoint, ITEM_STATES } from './components/Batch.t
 import { enumOf, listSearch, matching, onlyTrue } from './components/list/search.ts';
 import './console.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 10_000,
-      retry: (count, error) => count < 2 && !(error instanceof SurtidoApiError && error.status < 500),
-    },
-  },
-});
+const queryClient = createQueryClient({ staleTime: 10_000 });
 
 const signedIn = () => {
   if (!session.get().token) throw redirect({ to: '/sign-in' });
@@ -83,22 +73,4 @@ declare module '@tanstack/react-router' {
 }
 
 // Signing out anywhere (or a refused session) leaves for the sign-in page with nothing cached.
-let hadToken = Boolean(session.get().token);
-session.subscribe(() => {
-  const has = Boolean(session.get().token);
-  if (hadToken && !has) {
-    queryClient.clear();
-    void router.navigate({ to: '/sign-in' });
-  }
-  hadToken = has;
-  document.documentElement.lang = session.get().language;
-});
-document.documentElement.lang = session.get().language;
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+startApp({ router, queryClient, session });

@@ -1,11 +1,15 @@
 // The console's words, one typed catalog per language: Spanish first (the default),
 // Portuguese (Brazil) and English. A key missing in a language is a type error. `{name}`
-// marks a value put in by `t`. The languages and their choice are the shop's (web/lib/i18n.ts);
-// the words are apart from the shop's, so neither bundle carries the other's. The hooks
-// pages use are in i18n.ts.
-import type { Language } from '../lib/i18n.ts';
+// marks a value put in by `t`. The languages, their choice and the translator are the kit's
+// (web/kit/i18n.ts); the words are apart from the shop's, so neither bundle carries the
+// other's. The hooks pages use are in i18n.ts.
+import { defineWords, type Language, type Translate as KitTranslate } from '../kit/i18n.ts';
+import { KIT_WORDS } from '../kit/words.ts';
+import { PHRASE_WORDS } from '../lib/promotions.ts';
 
 const es = {
+  ...KIT_WORDS.es,
+  ...PHRASE_WORDS.es,
   'nav.sandbox': "Pruebas",
   'testMode.switch': "Modo de prueba",
   'testMode.banner': "Modo de prueba: trabajas con los datos de prueba, no con los reales.",
@@ -26,7 +30,6 @@ const es = {
   'sandbox.message': "Mensaje",
   'sandbox.withheld': "Retenido: usa un correo o teléfono reservado para pruebas.",
   'app.name': 'Surtido · Consola',
-  'app.skip': 'Saltar al contenido',
   'nav.main': 'Secciones de la consola',
   'nav.orders': 'Pedidos',
   'nav.webhooks': 'Webhooks',
@@ -52,11 +55,6 @@ const es = {
   'queue.image_downloads': 'Descargas de imágenes',
   'queue.messages': 'Mensajes',
   'nav.operator': 'Operación',
-  'lang.label': 'Idioma',
-  'signout': 'Salir',
-  'state.loading': 'Cargando…',
-  'state.retry': 'Reintentar',
-  'state.error': 'Algo salió mal.',
   'state.saved': 'Guardado.',
   'pager.label': 'Páginas',
   'pager.previous': 'Anterior',
@@ -65,10 +63,7 @@ const es = {
   'signin.title': 'Consola de Surtido',
   'signin.intro': 'Para proveedores y el equipo de la plataforma.',
   'signin.email': 'Correo',
-  'signin.send': 'Enviar código',
-  'signin.code': 'Código de 6 dígitos',
   'signin.codeSent': 'Si {email} tiene acceso, le enviamos un código. Vence en {minutes} minutos.',
-  'signin.enter': 'Entrar',
   'signin.other': 'Usar otro correo',
   'suppliers.title': 'Elige el proveedor',
   'suppliers.none': 'Tu correo no es miembro de ningún proveedor.',
@@ -505,12 +500,6 @@ const es = {
   'promotion.asTheStoreReads': 'Así lo lee la tienda',
   'promotion.products': 'Productos de la promoción',
   'promotion.boxRatio': 'Paquetes por caja',
-  'promo.fromCount': 'desde {min} cajas: {benefit}',
-  'promo.fromAmount': 'comprando {amount}: {benefit}',
-  'promo.percent': '{value} % de descuento',
-  'promo.amount': '{value} de descuento',
-  'promo.bonusCount': 'cada {required} cajas: {given} gratis',
-  'promo.bonusAmount': 'comprando {amount}: {given} gratis',
   'preview.title': 'Probar un carrito',
   'preview.about': 'Calcula un carrito como lo ve una tienda en la app, con sus precios, stock y promociones de hoy. No crea ningún pedido.',
   'preview.store': 'Tienda (código)',
@@ -777,11 +766,8 @@ const es = {
   'error.PAYLOAD_TOO_LARGE': 'El archivo es demasiado grande: divídelo y sube las partes.',
   'error.UNSUPPORTED_MEDIA_TYPE': 'Sube un archivo .csv o .jsonl.',
   'error.INVALID_TICKET_TRANSITION': 'El ticket ya no admite esto: su estado cambió.',
-  'error.UNAUTHENTICATED': 'El código es incorrecto, venció o ya se usó.',
   'error.INSUFFICIENT_SCOPE': 'Tu rol no permite hacer esto.',
-  'error.RATE_LIMITED': 'Demasiados intentos. Espera unos minutos.',
   'error.NOT_FOUND': 'No lo encontramos.',
-  'error.INVALID_STATE': 'Ya no se puede hacer esto: el estado cambió.',
   'error.ALREADY_EXISTS': 'Ya existe.',
   'error.CONFLICT': 'El proveedor debe conservar al menos un dueño.',
   'error.NETWORK_ERROR': 'Sin conexión con el servidor. Intenta de nuevo.',
@@ -792,6 +778,8 @@ export type ConsoleKey = keyof typeof es;
 type Catalog = Record<ConsoleKey, string>;
 
 const en: Catalog = {
+  ...KIT_WORDS.en,
+  ...PHRASE_WORDS.en,
   'nav.sandbox': "Sandbox",
   'testMode.switch': "Test mode",
   'testMode.banner': "Test mode: you are working on test data, not live data.",
@@ -812,7 +800,6 @@ const en: Catalog = {
   'sandbox.message': "Message",
   'sandbox.withheld': "Withheld: use an email or phone reserved for tests.",
   'app.name': 'Surtido · Console',
-  'app.skip': 'Skip to content',
   'nav.main': 'Console sections',
   'nav.orders': 'Orders',
   'nav.webhooks': 'Webhooks',
@@ -838,11 +825,6 @@ const en: Catalog = {
   'queue.image_downloads': 'Image downloads',
   'queue.messages': 'Messages',
   'nav.operator': 'Operations',
-  'lang.label': 'Language',
-  'signout': 'Sign out',
-  'state.loading': 'Loading…',
-  'state.retry': 'Try again',
-  'state.error': 'Something went wrong.',
   'state.saved': 'Saved.',
   'pager.label': 'Pages',
   'pager.previous': 'Previous',
@@ -851,10 +833,7 @@ const en: Catalog = {
   'signin.title': 'Surtido console',
   'signin.intro': 'For suppliers and the platform team.',
   'signin.email': 'Email',
-  'signin.send': 'Send code',
-  'signin.code': '6-digit code',
   'signin.codeSent': 'If {email} has access, we sent it a code. It expires in {minutes} minutes.',
-  'signin.enter': 'Sign in',
   'signin.other': 'Use another email',
   'suppliers.title': 'Choose the supplier',
   'suppliers.none': 'Your email is not a member of any supplier.',
@@ -1291,12 +1270,6 @@ const en: Catalog = {
   'promotion.asTheStoreReads': 'As the store reads it',
   'promotion.products': "The promotion's products",
   'promotion.boxRatio': 'Packages per box',
-  'promo.fromCount': 'from {min} boxes: {benefit}',
-  'promo.fromAmount': 'buying {amount}: {benefit}',
-  'promo.percent': '{value} % off',
-  'promo.amount': '{value} off',
-  'promo.bonusCount': 'every {required} boxes: {given} free',
-  'promo.bonusAmount': 'buying {amount}: {given} free',
   'preview.title': 'Try a cart',
   'preview.about': "Prices a cart as a store sees it in the app, with today's prices, stock and promotions. No order is created.",
   'preview.store': 'Store (code)',
@@ -1563,11 +1536,8 @@ const en: Catalog = {
   'error.PAYLOAD_TOO_LARGE': 'The file is too large: split it and upload the parts.',
   'error.UNSUPPORTED_MEDIA_TYPE': 'Upload a .csv or .jsonl file.',
   'error.INVALID_TICKET_TRANSITION': 'The ticket no longer allows this: its status changed.',
-  'error.UNAUTHENTICATED': 'The code is wrong, expired or already used.',
   'error.INSUFFICIENT_SCOPE': 'Your role does not allow this.',
-  'error.RATE_LIMITED': 'Too many tries. Wait a few minutes.',
   'error.NOT_FOUND': 'Not found.',
-  'error.INVALID_STATE': 'This can no longer be done: the status changed.',
   'error.ALREADY_EXISTS': 'It already exists.',
   'error.CONFLICT': 'The supplier must keep at least one owner.',
   'error.NETWORK_ERROR': 'No connection to the server. Try again.',
@@ -1575,6 +1545,8 @@ const en: Catalog = {
 };
 
 const ptBR: Catalog = {
+  ...KIT_WORDS['pt-BR'],
+  ...PHRASE_WORDS['pt-BR'],
   'nav.sandbox': "Testes",
   'testMode.switch': "Modo de teste",
   'testMode.banner': "Modo de teste: você está trabalhando com dados de teste, não com os reais.",
@@ -1595,7 +1567,6 @@ const ptBR: Catalog = {
   'sandbox.message': "Mensagem",
   'sandbox.withheld': "Retido: use um e-mail ou telefone reservado para testes.",
   'app.name': 'Surtido · Console',
-  'app.skip': 'Pular para o conteúdo',
   'nav.main': 'Seções do console',
   'nav.orders': 'Pedidos',
   'nav.webhooks': 'Webhooks',
@@ -1621,11 +1592,6 @@ const ptBR: Catalog = {
   'queue.image_downloads': 'Downloads de imagens',
   'queue.messages': 'Mensagens',
   'nav.operator': 'Operação',
-  'lang.label': 'Idioma',
-  'signout': 'Sair',
-  'state.loading': 'Carregando…',
-  'state.retry': 'Tentar de novo',
-  'state.error': 'Algo deu errado.',
   'state.saved': 'Salvo.',
   'pager.label': 'Páginas',
   'pager.previous': 'Anterior',
@@ -1634,10 +1600,7 @@ const ptBR: Catalog = {
   'signin.title': 'Console do Surtido',
   'signin.intro': 'Para fornecedores e a equipe da plataforma.',
   'signin.email': 'E-mail',
-  'signin.send': 'Enviar código',
-  'signin.code': 'Código de 6 dígitos',
   'signin.codeSent': 'Se {email} tem acesso, enviamos um código. Ele vence em {minutes} minutos.',
-  'signin.enter': 'Entrar',
   'signin.other': 'Usar outro e-mail',
   'suppliers.title': 'Escolha o fornecedor',
   'suppliers.none': 'Seu e-mail não é membro de nenhum fornecedor.',
@@ -2074,12 +2037,6 @@ const ptBR: Catalog = {
   'promotion.asTheStoreReads': 'Como a loja lê',
   'promotion.products': 'Produtos da promoção',
   'promotion.boxRatio': 'Embalagens por caixa',
-  'promo.fromCount': 'a partir de {min} caixas: {benefit}',
-  'promo.fromAmount': 'comprando {amount}: {benefit}',
-  'promo.percent': '{value} % de desconto',
-  'promo.amount': '{value} de desconto',
-  'promo.bonusCount': 'a cada {required} caixas: {given} grátis',
-  'promo.bonusAmount': 'comprando {amount}: {given} grátis',
   'preview.title': 'Testar um carrinho',
   'preview.about': 'Calcula um carrinho como uma loja o vê no app, com os preços, o estoque e as promoções de hoje. Nenhum pedido é criado.',
   'preview.store': 'Loja (código)',
@@ -2346,11 +2303,8 @@ const ptBR: Catalog = {
   'error.PAYLOAD_TOO_LARGE': 'O arquivo é grande demais: divida-o e envie as partes.',
   'error.UNSUPPORTED_MEDIA_TYPE': 'Envie um arquivo .csv ou .jsonl.',
   'error.INVALID_TICKET_TRANSITION': 'O chamado não permite mais isto: o status mudou.',
-  'error.UNAUTHENTICATED': 'O código está errado, venceu ou já foi usado.',
   'error.INSUFFICIENT_SCOPE': 'Sua função não permite isto.',
-  'error.RATE_LIMITED': 'Muitas tentativas. Espere alguns minutos.',
   'error.NOT_FOUND': 'Não encontramos.',
-  'error.INVALID_STATE': 'Isto não pode mais ser feito: o status mudou.',
   'error.ALREADY_EXISTS': 'Já existe.',
   'error.CONFLICT': 'O fornecedor precisa manter pelo menos um dono.',
   'error.NETWORK_ERROR': 'Sem conexão com o servidor. Tente de novo.',
@@ -2359,16 +2313,9 @@ const ptBR: Catalog = {
 
 export const CONSOLE_CATALOGS: Record<Language, Catalog> = { es, 'pt-BR': ptBR, en };
 
-export type Translate = (key: ConsoleKey, params?: Record<string, string | number>) => string;
+export type Translate = KitTranslate<ConsoleKey>;
 
-export function consoleTranslator(language: Language): Translate {
-  const catalog = CONSOLE_CATALOGS[language];
-  return (key, params) => catalog[key].replace(/\{(\w+)\}/g, (whole, name: string) => (params && name in params ? String(params[name]) : whole));
-}
-
+const words = defineWords<ConsoleKey>(CONSOLE_CATALOGS);
+export const consoleTranslator = words.translator;
 /** The translated message of a problem code, when the catalog has one. */
-export function problemMessage(t: Translate, code: string | undefined): string | undefined {
-  const key = `error.${code}` as ConsoleKey;
-  return code && key in es ? t(key) : undefined;
-}
-
+export const problemMessage = words.problemMessage;

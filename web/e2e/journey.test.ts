@@ -216,6 +216,16 @@ run('the store app in a browser', () => {
       // Removing a line is its own button (the − stops at one).
       await page.getByRole('button', { name: /Remove Papas fritas 45 g/ }).click();
       await page.getByText('Your cart is empty.').waitFor();
+      // One unit is said in the singular (the plural form comes from Intl.PluralRules).
+      await page.getByRole('link', { name: 'Catalog', exact: true }).click();
+      await page.getByRole('searchbox', { name: /Search/ }).fill('LIMA-350');
+      await card(page, 'LIMA-350').getByRole('button', { name: /Add .*Unidad/ }).click();
+      await page.getByRole('link', { name: /Cart/ }).click();
+      const single = page.locator('[data-line="LIMA-350/1"]');
+      await single.waitFor();
+      expect(await single.locator('.muted.small').first().textContent()).toBe(' · 1 unit');
+      await single.getByRole('button', { name: /^Remove / }).click();
+      await page.getByText('Your cart is empty.').waitFor();
     } finally {
       await stock(true);
     }

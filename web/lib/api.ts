@@ -1,7 +1,8 @@
 // The shop's data access: one client (surtido/client's browser entry, typed by the
 // service's OpenAPI document), query keys, and the hooks pages read through.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { createStoreAppClient, SurtidoApiError, type ResponseData } from 'surtido/client';
+import { createStoreAppClient, type ResponseData } from 'surtido/client';
+import { errorText as describeError } from '../kit/states.tsx';
 import { session } from './session.ts';
 import { problemMessage, type Language, type Translate } from './i18n.ts';
 
@@ -82,12 +83,7 @@ export function chooseLanguage(language: Language) {
 }
 
 /** What to tell the person about a failed call: the translated code, else the problem's own detail. */
-export function errorText(t: Translate, error: unknown): string {
-  if (error instanceof SurtidoApiError) return problemMessage(t, error.code) ?? error.detail;
-  if (error && typeof error === 'object' && 'code' in error && (error as { code: unknown }).code === 'NETWORK_ERROR') return t('error.NETWORK_ERROR');
-  if (error instanceof TypeError) return t('error.NETWORK_ERROR');
-  return error instanceof Error ? error.message : t('state.error');
-}
+export const errorText = (t: Translate, error: unknown): string => describeError(t, error, problemMessage);
 
 export function invalidateStore(queryClient: QueryClient, storeId: number) {
   return Promise.all([

@@ -2,7 +2,8 @@
 // as GET /app/stores/{id}/delivery-options answers them (`date` a calendar day,
 // `cutoffLocal` the zone's wall clock with its offset): read as written, never shifted by
 // the phone's timezone. Only the countdown uses the phone's clock (`cutoffAt`, UTC).
-import type { Language, MessageKey, Translate } from './i18n.ts';
+import { pluralKey as formKey, type PluralBase } from '../kit/i18n.ts';
+import { LANGUAGES, type Language, type MessageKey, type Translate } from './i18n.ts';
 
 export interface DeliveryOption {
   date: string;
@@ -11,9 +12,9 @@ export interface DeliveryOption {
   afterCutoff: boolean;
 }
 
-/** A plural message's key: `base.one` or `base.other` by the language's rules (Intl.PluralRules). */
-export function pluralKey(language: Language, base: string, count: number): MessageKey {
-  return `${base}.${new Intl.PluralRules(language).select(count) === 'one' ? 'one' : 'other'}` as MessageKey;
+/** A counted message's key for `count` by the language's rules (`t(base, { count })` chooses it itself). */
+export function pluralKey(language: Language, base: PluralBase<MessageKey>, count: number): MessageKey {
+  return formKey<MessageKey>(LANGUAGES[language], language, base, count);
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -56,7 +57,7 @@ export function timeLeft(cutoffAt: string, now: number, t: Translate, language: 
   const hours = Math.floor((minutes % 1440) / 60);
   const mins = minutes % 60;
   const parts: string[] = [];
-  if (days > 0) parts.push(t(pluralKey(language, 'delivery.days', days), { count: days }));
+  if (days > 0) parts.push(t('delivery.days', { count: days }));
   if (hours > 0 || days > 0) parts.push(t('delivery.hours', { count: hours }));
   if (days === 0) parts.push(t('delivery.minutes', { count: mins }));
   return parts.join(' ');

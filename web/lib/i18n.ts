@@ -1,9 +1,16 @@
 // The words of the web apps, one typed catalog per language: Spanish first (the default),
 // Portuguese (Brazil) and English. A key missing in a language is a type error, so no
-// page ships half translated. `{name}` marks a value put in by `t`.
+// page ships half translated. `{name}` marks a value put in by `t`; a counted message has
+// one key per plural form (`base.one`, `base.other`) and is asked for by its base with
+// `count` (the plumbing, plural choice included, is web/kit/i18n.ts).
+import { defineWords, type Language, type Translate as KitTranslate } from '../kit/i18n.ts';
+import { KIT_WORDS } from '../kit/words.ts';
+import { PHRASE_WORDS } from './promotions.ts';
+
 const es = {
+  ...KIT_WORDS.es,
+  ...PHRASE_WORDS.es,
   'app.name': 'Surtido',
-  'app.skip': 'Saltar al contenido',
   'nav.usual': 'Lo de siempre',
   'nav.catalog': 'Catálogo',
   'nav.promotions': 'Promociones',
@@ -13,8 +20,6 @@ const es = {
   'nav.notifications': 'Avisos',
   'nav.main': 'Navegación principal',
   'nav.unread': '{count} sin leer',
-  'lang.label': 'Idioma',
-  'state.loading': 'Cargando…',
   'state.offline': 'Sin conexión: ves lo último que se cargó.',
   'state.savedAgo': 'Actualizado hace {minutes} min.',
   'stores.asSeller': 'como vendedor',
@@ -35,18 +40,12 @@ const es = {
   'queue.sendNow': 'Enviar así',
   'queue.discard': 'Descartar',
   'state.offlineAction': 'Necesitas conexión para esto.',
-  'state.retry': 'Reintentar',
-  'state.error': 'Algo salió mal.',
   'signin.title': 'Entra a tu tienda',
   'signin.contact': 'Celular o correo',
   'signin.contactHelp': 'Celular con indicativo, por ejemplo +57 300 123 4567',
-  'signin.send': 'Enviar código',
-  'signin.code': 'Código de 6 dígitos',
   'signin.codeSent': 'Te enviamos un código a {to}. Vence en {minutes} minutos.',
-  'signin.enter': 'Entrar',
   'signin.other': 'Usar otro celular o correo',
   'signin.badContact': 'Escribe un celular (+57…) o un correo.',
-  'signout': 'Salir',
   'stores.title': 'Elige la tienda',
   'stores.none': 'Tu usuario no pertenece a ninguna tienda todavía. Pídele a tu proveedor que te agregue.',
   'stores.disabled': 'deshabilitada',
@@ -60,15 +59,10 @@ const es = {
   'catalog.add': 'Agregar',
   'catalog.addSize': 'Agregar {size} al carrito',
   'catalog.inCart': '{count} en el carrito',
-  'catalog.units': '{units} und.',
+  'catalog.units.one': '{count} und.',
+  'catalog.units.other': '{count} und.',
   'catalog.more': 'Ver más',
   'catalog.noImage': 'Sin imagen',
-  'promo.fromCount': 'desde {min} cajas: {benefit}',
-  'promo.fromAmount': 'comprando {amount}: {benefit}',
-  'promo.percent': '{value} % de descuento',
-  'promo.amount': '{value} de descuento',
-  'promo.bonusCount': 'cada {required} cajas: {given} gratis',
-  'promo.bonusAmount': 'comprando {amount}: {given} gratis',
   'promo.title': 'Promociones',
   'promo.empty': 'No hay promociones activas para tu tienda hoy.',
   'promo.until': 'hasta el {date}',
@@ -86,7 +80,7 @@ const es = {
   'cart.total': 'Total',
   'cart.gift': 'Regalo',
   'cart.gifts': 'Regalos',
-  'cart.giftLine': '{quantity} × {name} ({units} und.)',
+  'cart.giftLine': '{quantity} × {name} ({size})',
   'cart.discount': 'Descuento',
   'cart.minimum': 'Pedido mínimo {amount}: te faltan {missing}',
   'cart.minimumLabel': 'Avance al pedido mínimo',
@@ -94,7 +88,7 @@ const es = {
   'cart.hintAmount': 'Compra {missing} más para {gives}',
   'cart.hintGift': '{quantity} × {name} gratis',
   'cart.hintPackages': 'Agrega {packages} más para {gives}',
-  'cart.hintPackage': '{quantity} × {name} ({units} und.)',
+  'cart.hintPackage': '{quantity} × {name} ({size})',
   'cart.hintLost': 'La promoción «{promo}» no se aplicó: sus productos ya tienen el descuento de {by}, y cada producto lleva un solo descuento (habría descontado {amount}).',
   'cart.hintGiftNotGiven': 'Ganaste {quantity} × {name} con «{promo}», pero no se puede entregar: {reason}.',
   'cart.lineError': 'No se puede pedir: {reason}',
@@ -229,12 +223,9 @@ const es = {
   'notification.ORDER_DELIVERED': 'El pedido #{order} fue entregado',
   'notification.ORDER_DELIVERED_PART': 'El pedido #{order} fue entregado en parte: {delivered} de {ordered} paquetes',
   'notification.ORDER_CANCELLED': 'El pedido #{order} fue cancelado',
-  'error.UNAUTHENTICATED': 'El código es incorrecto, venció o ya se usó.',
-  'error.RATE_LIMITED': 'Demasiados intentos. Espera unos minutos.',
   'error.BELOW_MINIMUM_ORDER': 'El pedido no alcanza el mínimo.',
   'error.STORE_DISABLED': 'Esta tienda está deshabilitada y no puede hacer pedidos.',
   'error.NOT_FOUND': 'No lo encontramos.',
-  'error.INVALID_STATE': 'Ya no se puede hacer esto: el estado cambió.',
   'error.NETWORK_ERROR': 'Sin conexión con el servidor. Revisa tu internet e intenta de nuevo.',
   'error.VALIDATION_FAILED': 'Revisa los datos.',
   'lineError.UNAVAILABLE': 'sin existencias',
@@ -278,7 +269,7 @@ const es = {
   'suggested.cadenceName': 'Se te está acabando',
   'suggested.cadence': 'Lo pides cada {every} días; el último pedido fue hace {since} días.',
   'suggested.until': 'hasta el {date}',
-  'suggested.quantity': '{quantity} × {units} und.',
+  'suggested.quantity': '{quantity} × {size}',
   'reason.NEW': 'Nuevo',
   'reason.PROMOTION': 'En promoción',
   'reason.MUST_STOCK': 'No puede faltar',
@@ -295,8 +286,9 @@ export type MessageKey = keyof typeof es;
 type Catalog = Record<MessageKey, string>;
 
 const en: Catalog = {
+  ...KIT_WORDS.en,
+  ...PHRASE_WORDS.en,
   'app.name': 'Surtido',
-  'app.skip': 'Skip to content',
   'nav.usual': 'Usual',
   'nav.catalog': 'Catalog',
   'nav.promotions': 'Deals',
@@ -306,8 +298,6 @@ const en: Catalog = {
   'nav.notifications': 'Alerts',
   'nav.main': 'Main navigation',
   'nav.unread': '{count} unread',
-  'lang.label': 'Language',
-  'state.loading': 'Loading…',
   'state.offline': 'Offline: you are seeing what was last loaded.',
   'state.savedAgo': 'Updated {minutes} min ago.',
   'stores.asSeller': 'as sales rep',
@@ -328,18 +318,12 @@ const en: Catalog = {
   'queue.sendNow': 'Send as it is now',
   'queue.discard': 'Discard',
   'state.offlineAction': 'You need a connection for this.',
-  'state.retry': 'Try again',
-  'state.error': 'Something went wrong.',
   'signin.title': 'Sign in to your store',
   'signin.contact': 'Phone or email',
   'signin.contactHelp': 'Phone with country code, e.g. +57 300 123 4567',
-  'signin.send': 'Send code',
-  'signin.code': '6-digit code',
   'signin.codeSent': 'We sent a code to {to}. It expires in {minutes} minutes.',
-  'signin.enter': 'Sign in',
   'signin.other': 'Use another phone or email',
   'signin.badContact': 'Enter a phone (+57…) or an email.',
-  'signout': 'Sign out',
   'stores.title': 'Choose the store',
   'stores.none': 'You do not belong to any store yet. Ask your supplier to add you.',
   'stores.disabled': 'disabled',
@@ -353,15 +337,10 @@ const en: Catalog = {
   'catalog.add': 'Add',
   'catalog.addSize': 'Add {size} to the cart',
   'catalog.inCart': '{count} in the cart',
-  'catalog.units': '{units} units',
+  'catalog.units.one': '{count} unit',
+  'catalog.units.other': '{count} units',
   'catalog.more': 'Show more',
   'catalog.noImage': 'No image',
-  'promo.fromCount': 'from {min} boxes: {benefit}',
-  'promo.fromAmount': 'buying {amount}: {benefit}',
-  'promo.percent': '{value} % off',
-  'promo.amount': '{value} off',
-  'promo.bonusCount': 'every {required} boxes: {given} free',
-  'promo.bonusAmount': 'buying {amount}: {given} free',
   'promo.title': 'Deals',
   'promo.empty': 'No deals for your store today.',
   'promo.until': 'until {date}',
@@ -379,7 +358,7 @@ const en: Catalog = {
   'cart.total': 'Total',
   'cart.gift': 'Gift',
   'cart.gifts': 'Gifts',
-  'cart.giftLine': '{quantity} × {name} ({units} units)',
+  'cart.giftLine': '{quantity} × {name} ({size})',
   'cart.discount': 'Discount',
   'cart.minimum': 'Minimum order {amount}: {missing} to go',
   'cart.minimumLabel': 'Progress to the minimum order',
@@ -387,7 +366,7 @@ const en: Catalog = {
   'cart.hintAmount': 'Buy {missing} more for {gives}',
   'cart.hintGift': '{quantity} × {name} free',
   'cart.hintPackages': 'Add {packages} more for {gives}',
-  'cart.hintPackage': '{quantity} × {name} ({units} units)',
+  'cart.hintPackage': '{quantity} × {name} ({size})',
   'cart.hintLost': 'The deal “{promo}” was not applied: its products already get the discount of {by}, and a product takes one discount only (it would have taken off {amount}).',
   'cart.hintGiftNotGiven': 'You earned {quantity} × {name} with “{promo}”, but it cannot be given: {reason}.',
   'cart.lineError': 'Cannot be ordered: {reason}',
@@ -522,12 +501,9 @@ const en: Catalog = {
   'notification.ORDER_DELIVERED': 'Order #{order} was delivered',
   'notification.ORDER_DELIVERED_PART': 'Order #{order} was partly delivered: {delivered} of {ordered} packages',
   'notification.ORDER_CANCELLED': 'Order #{order} was cancelled',
-  'error.UNAUTHENTICATED': 'The code is wrong, expired or already used.',
-  'error.RATE_LIMITED': 'Too many tries. Wait a few minutes.',
   'error.BELOW_MINIMUM_ORDER': 'The order does not reach the minimum.',
   'error.STORE_DISABLED': 'This store is disabled and cannot place orders.',
   'error.NOT_FOUND': 'Not found.',
-  'error.INVALID_STATE': 'This can no longer be done: the status changed.',
   'error.NETWORK_ERROR': 'No connection to the server. Check your internet and try again.',
   'error.VALIDATION_FAILED': 'Check the data.',
   'lineError.UNAVAILABLE': 'out of stock',
@@ -571,7 +547,7 @@ const en: Catalog = {
   'suggested.cadenceName': 'Running low',
   'suggested.cadence': 'You order it every {every} days; your last order was {since} days ago.',
   'suggested.until': 'until {date}',
-  'suggested.quantity': '{quantity} × {units} units',
+  'suggested.quantity': '{quantity} × {size}',
   'reason.NEW': 'New',
   'reason.PROMOTION': 'On promotion',
   'reason.MUST_STOCK': 'Must stock',
@@ -586,7 +562,8 @@ const en: Catalog = {
 
 const ptBR: Catalog = {
   ...en,
-  'app.skip': 'Pular para o conteúdo',
+  ...KIT_WORDS['pt-BR'],
+  ...PHRASE_WORDS['pt-BR'],
   'nav.usual': 'De sempre',
   'nav.catalog': 'Catálogo',
   'nav.promotions': 'Promoções',
@@ -596,8 +573,6 @@ const ptBR: Catalog = {
   'nav.notifications': 'Avisos',
   'nav.main': 'Navegação principal',
   'nav.unread': '{count} não lidos',
-  'lang.label': 'Idioma',
-  'state.loading': 'Carregando…',
   'state.offline': 'Sem conexão: você vê o último que foi carregado.',
   'state.savedAgo': 'Atualizado há {minutes} min.',
   'stores.asSeller': 'como vendedor',
@@ -618,18 +593,12 @@ const ptBR: Catalog = {
   'queue.sendNow': 'Enviar assim',
   'queue.discard': 'Descartar',
   'state.offlineAction': 'Você precisa de conexão para isto.',
-  'state.retry': 'Tentar de novo',
-  'state.error': 'Algo deu errado.',
   'signin.title': 'Entre na sua loja',
   'signin.contact': 'Celular ou e-mail',
   'signin.contactHelp': 'Celular com código do país, ex. +55 11 91234 5678',
-  'signin.send': 'Enviar código',
-  'signin.code': 'Código de 6 dígitos',
   'signin.codeSent': 'Enviamos um código para {to}. Ele vence em {minutes} minutos.',
-  'signin.enter': 'Entrar',
   'signin.other': 'Usar outro celular ou e-mail',
   'signin.badContact': 'Digite um celular (+55…) ou um e-mail.',
-  'signout': 'Sair',
   'stores.title': 'Escolha a loja',
   'stores.none': 'Você ainda não pertence a nenhuma loja. Peça ao seu fornecedor para adicioná-lo.',
   'stores.disabled': 'desativada',
@@ -643,15 +612,10 @@ const ptBR: Catalog = {
   'catalog.add': 'Adicionar',
   'catalog.addSize': 'Adicionar {size} ao carrinho',
   'catalog.inCart': '{count} no carrinho',
-  'catalog.units': '{units} un.',
+  'catalog.units.one': '{count} un.',
+  'catalog.units.other': '{count} un.',
   'catalog.more': 'Ver mais',
   'catalog.noImage': 'Sem imagem',
-  'promo.fromCount': 'a partir de {min} caixas: {benefit}',
-  'promo.fromAmount': 'comprando {amount}: {benefit}',
-  'promo.percent': '{value} % de desconto',
-  'promo.amount': '{value} de desconto',
-  'promo.bonusCount': 'a cada {required} caixas: {given} grátis',
-  'promo.bonusAmount': 'comprando {amount}: {given} grátis',
   'promo.title': 'Promoções',
   'promo.empty': 'Nenhuma promoção para sua loja hoje.',
   'promo.until': 'até {date}',
@@ -667,7 +631,7 @@ const ptBR: Catalog = {
   'cart.discounts': 'Descontos',
   'cart.gift': 'Brinde',
   'cart.gifts': 'Brindes',
-  'cart.giftLine': '{quantity} × {name} ({units} un.)',
+  'cart.giftLine': '{quantity} × {name} ({size})',
   'cart.discount': 'Desconto',
   'cart.minimum': 'Pedido mínimo {amount}: faltam {missing}',
   'cart.minimumLabel': 'Progresso até o pedido mínimo',
@@ -675,7 +639,7 @@ const ptBR: Catalog = {
   'cart.hintAmount': 'Compre mais {missing} para {gives}',
   'cart.hintGift': '{quantity} × {name} grátis',
   'cart.hintPackages': 'Adicione mais {packages} para {gives}',
-  'cart.hintPackage': '{quantity} × {name} ({units} un.)',
+  'cart.hintPackage': '{quantity} × {name} ({size})',
   'cart.hintLost': 'A promoção “{promo}” não foi aplicada: seus produtos já têm o desconto de {by}, e cada produto leva um só desconto (teria descontado {amount}).',
   'cart.hintGiftNotGiven': 'Você ganhou {quantity} × {name} com “{promo}”, mas não pode ser entregue: {reason}.',
   'cart.lineError': 'Não pode ser pedido: {reason}',
@@ -810,12 +774,9 @@ const ptBR: Catalog = {
   'notification.ORDER_DELIVERED': 'O pedido #{order} foi entregue',
   'notification.ORDER_DELIVERED_PART': 'O pedido #{order} foi entregue em parte: {delivered} de {ordered} pacotes',
   'notification.ORDER_CANCELLED': 'O pedido #{order} foi cancelado',
-  'error.UNAUTHENTICATED': 'O código está errado, venceu ou já foi usado.',
-  'error.RATE_LIMITED': 'Muitas tentativas. Espere alguns minutos.',
   'error.BELOW_MINIMUM_ORDER': 'O pedido não atinge o mínimo.',
   'error.STORE_DISABLED': 'Esta loja está desativada e não pode fazer pedidos.',
   'error.NOT_FOUND': 'Não encontrado.',
-  'error.INVALID_STATE': 'Isto não pode mais ser feito: o status mudou.',
   'error.NETWORK_ERROR': 'Sem conexão com o servidor. Verifique sua internet e tente de novo.',
   'error.VALIDATION_FAILED': 'Verifique os dados.',
   'lineError.UNAVAILABLE': 'sem estoque',
@@ -859,7 +820,7 @@ const ptBR: Catalog = {
   'suggested.cadenceName': 'Está acabando',
   'suggested.cadence': 'Você pede a cada {every} dias; o último pedido foi há {since} dias.',
   'suggested.until': 'até {date}',
-  'suggested.quantity': '{quantity} × {units} un.',
+  'suggested.quantity': '{quantity} × {size}',
   'reason.NEW': 'Novidade',
   'reason.PROMOTION': 'Em promoção',
   'reason.MUST_STOCK': 'Não pode faltar',
@@ -873,30 +834,18 @@ const ptBR: Catalog = {
 };
 
 export const LANGUAGES = { es, 'pt-BR': ptBR, en } as const;
-export type Language = keyof typeof LANGUAGES;
-export const LANGUAGE_NAMES: Record<Language, string> = { es: 'Español', 'pt-BR': 'Português (Brasil)', en: 'English' };
+export { LANGUAGE_NAMES, pickLanguage, type Language, type Params } from '../kit/i18n.ts';
+export type Translate = KitTranslate<MessageKey>;
 
-/** The first of the browser's languages the apps speak; Spanish otherwise. */
-export function pickLanguage(preferred: readonly string[]): Language {
-  for (const tag of preferred) {
-    const lower = tag.toLowerCase();
-    if (lower.startsWith('es')) return 'es';
-    if (lower.startsWith('pt')) return 'pt-BR';
-    if (lower.startsWith('en')) return 'en';
-  }
-  return 'es';
-}
-
-export type Params = Record<string, string | number>;
-export type Translate = (key: MessageKey, params?: Params) => string;
+// Pure, and reached through functions only, so a bundle that imports a language's name
+// from here (the console) does not carry the catalogs.
+const words = /* @__PURE__ */ defineWords<MessageKey>(LANGUAGES);
 
 export function translator(language: Language): Translate {
-  const catalog = LANGUAGES[language];
-  return (key, params) => catalog[key].replace(/\{(\w+)\}/g, (whole, name: string) => (params && name in params ? String(params[name]) : whole));
+  return words.translator(language);
 }
 
 /** The translated message of a problem code, when the catalog has one. */
 export function problemMessage(t: Translate, code: string | undefined): string | undefined {
-  const key = `error.${code}` as MessageKey;
-  return code && key in es ? t(key) : undefined;
+  return words.problemMessage(t, code);
 }

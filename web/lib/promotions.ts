@@ -1,10 +1,39 @@
 // What a promotion badge says ("desde 3 cajas: 10 % de descuento"), from the tiers the
 // service answered: nothing here decides who earns what, it only words the tiers.
+import type { Language } from '../kit/i18n.ts';
 import type { BonusTier, DiscountTier, PromotionRef } from './promotion-types.ts';
 
-/** The words the phrases use: the shop's catalog has them, and the console's (which words a supplier's tiers the same way). */
+/** The words the phrases use: the shop's catalog and the console's (which words a supplier's tiers the same way) both start from PHRASE_WORDS. */
 type PhraseKey = 'promo.fromCount' | 'promo.fromAmount' | 'promo.percent' | 'promo.amount' | 'promo.bonusCount' | 'promo.bonusAmount';
 export type PhraseTranslate = (key: PhraseKey, params?: Record<string, string | number>) => string;
+
+/** The phrases' words in each language, declared once for both apps' catalogs. */
+export const PHRASE_WORDS: Record<Language, Record<PhraseKey, string>> = {
+  'es': {
+    'promo.fromCount': 'desde {min} cajas: {benefit}',
+    'promo.fromAmount': 'comprando {amount}: {benefit}',
+    'promo.percent': '{value} % de descuento',
+    'promo.amount': '{value} de descuento',
+    'promo.bonusCount': 'cada {required} cajas: {given} gratis',
+    'promo.bonusAmount': 'comprando {amount}: {given} gratis',
+  },
+  'pt-BR': {
+    'promo.fromCount': 'a partir de {min} caixas: {benefit}',
+    'promo.fromAmount': 'comprando {amount}: {benefit}',
+    'promo.percent': '{value} % de desconto',
+    'promo.amount': '{value} de desconto',
+    'promo.bonusCount': 'a cada {required} caixas: {given} grátis',
+    'promo.bonusAmount': 'comprando {amount}: {given} grátis',
+  },
+  'en': {
+    'promo.fromCount': 'from {min} boxes: {benefit}',
+    'promo.fromAmount': 'buying {amount}: {benefit}',
+    'promo.percent': '{value} % off',
+    'promo.amount': '{value} off',
+    'promo.bonusCount': 'every {required} boxes: {given} free',
+    'promo.bonusAmount': 'buying {amount}: {given} free',
+  },
+};
 
 function benefit(t: PhraseTranslate, tier: DiscountTier, money: (n: number) => string, number: (n: number) => string) {
   if (tier.discountPercentage != null) return t('promo.percent', { value: number(tier.discountPercentage) });

@@ -1,23 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { SurtidoApiError } from 'surtido/client';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createQueryClient, startApp } from '../kit/app.tsx';
 import { session } from '../lib/session.ts';
 import { Layout } from './components/Layout.tsx';
 import './shop.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // Asked even offline: the service worker answers with the last copy it kept.
-      networkMode: 'offlineFirst',
-      staleTime: 15_000,
-      retry: (count, error) => count < 2 && !(error instanceof SurtidoApiError && error.status < 500),
-    },
-    mutations: { networkMode: 'offlineFirst' },
-  },
-});
+// Asked even offline: the service worker answers with the last copy it kept.
+const queryClient = createQueryClient({ staleTime: 15_000, offlineFirst: true });
 
 const signedIn = () => {
   if (!session.get().token) throw redirect({ to: '/sign-in' });
@@ -67,25 +55,7 @@ declare module '@tanstack/react-router' {
 }
 
 // Signing out anywhere (or a refused token) leaves for the sign-in page with nothing cached.
-let hadToken = Boolean(session.get().token);
-session.subscribe(() => {
-  const has = Boolean(session.get().token);
-  if (hadToken && !has) {
-    queryClient.clear();
-    void router.navigate({ to: '/sign-in' });
-  }
-  hadToken = has;
-  document.documentElement.lang = session.get().language;
-});
-document.documentElement.lang = session.get().language;
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+startApp({ router, queryClient, session });
 
 if ('serviceWorker' in navigator && location.protocol !== 'file:' && !import.meta.env.DEV) {
   addEventListener('load', () => void navigator.serviceWorker.register('/shop/sw.js', { scope: '/shop/' }));

@@ -1,37 +1,11 @@
-// The states every page shows the same way: loading, empty, error, and a done notice.
+// The states every page shows the same way: loading, empty and error are the kit's in the
+// console's words (web/kit/states.tsx); a done notice, the pager and a listed page are the
+// console's own.
 import type { UseQueryResult } from '@tanstack/react-query';
-import { errorText } from '../lib/api.ts';
-import { useT } from '../i18n.ts';
+import { createStates } from '../../kit/states.tsx';
+import { problemMessage, useT } from '../i18n.ts';
 
-export function Loading({ rows = 3 }: { rows?: number }) {
-  const t = useT();
-  return (
-    <div role="status" aria-live="polite" className="loading">
-      <span className="visually-hidden">{t('state.loading')}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="skeleton" aria-hidden="true" />
-      ))}
-    </div>
-  );
-}
-
-export function Empty({ children }: { children: React.ReactNode }) {
-  return <p className="empty">{children}</p>;
-}
-
-export function ErrorBox({ error, retry }: { error: unknown; retry?: () => void }) {
-  const t = useT();
-  return (
-    <div role="alert" className="error">
-      <p>{errorText(t, error)}</p>
-      {retry && (
-        <button type="button" onClick={retry}>
-          {t('state.retry')}
-        </button>
-      )}
-    </div>
-  );
-}
+export const { Loading, Empty, ErrorBox } = createStates(useT, problemMessage);
 
 /** What a write did, said once where the person looks. */
 export function Notice({ children }: { children: React.ReactNode }) {

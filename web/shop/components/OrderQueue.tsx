@@ -6,9 +6,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { invalidateStore } from '../../lib/api.ts';
 import type { CartItem } from '../../lib/cart-state.ts';
-import { pluralKey } from '../../lib/delivery.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
-import { useSession } from '../../lib/session.ts';
 import { flushQueue, orderQueue, sendAsItIsNow, type Difference, type QueuedOrder } from '../../lib/order-queue.ts';
 import { useFormat, useT } from '../i18n.tsx';
 import { useOnline } from './states.tsx';
@@ -86,7 +84,7 @@ function DifferenceText({ d, names }: { d: Difference; names: Record<string, str
   const t = useT();
   const f = useFormat();
   if (d.kind === 'order') return <li>{t('queue.refusedWhole', { reason: d.detail })}</li>;
-  const name = `${names[d.productInternalCode] ?? d.productInternalCode} (${t('catalog.units', { units: d.units })})`;
+  const name = `${names[d.productInternalCode] ?? d.productInternalCode} (${t('catalog.units', { count: d.units })})`;
   if (d.kind === 'price') return <li>{t('queue.priceChanged', { name, before: f.money(d.before), after: f.money(d.after) })}</li>;
   const reason = t(`lineError.${d.reason}` as MessageKey);
   return <li>{t('queue.refusedLine', { name, reason: reason.startsWith('lineError.') ? d.reason : reason })}</li>;
@@ -98,12 +96,11 @@ function QueuedItem({ order }: { order: QueuedOrder }) {
   const online = useOnline();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const { language } = useSession();
   const count = order.body.lines.length;
   return (
     <li className="queued" data-queued={order.state}>
       <div className="row">
-        <strong>{t(pluralKey(language, 'queue.order', count), { count })}</strong>
+        <strong>{t('queue.order', { count })}</strong>
         <span className={`status status-${order.state === 'sent' ? 'confirmed' : order.state === 'confirm' ? 'cancelled' : 'pending'}`}>{t(`queue.state.${order.state}` as MessageKey)}</span>
         <span className="muted small">{f.dateTime(order.createdAt)}</span>
       </div>

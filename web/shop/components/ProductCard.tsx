@@ -61,7 +61,7 @@ export const ProductCard = memo(function ProductCard({ item, promotions, inCart,
         )}
         <ul className="sizes">
           {item.sizes.map((s) => {
-            const label = s.name ?? t('catalog.units', { units: s.units });
+            const label = s.name ?? t('catalog.units', { count: s.units });
             const n = inCart(s.units);
             return (
               <li key={s.units}>

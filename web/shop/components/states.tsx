@@ -1,47 +1,13 @@
-// The states every page shows the same way: loading, empty, error, offline.
+// The states every page shows the same way: loading, empty and error are the kit's in the
+// shop's words (web/kit/states.tsx); the offline banner, with how old the copies shown are,
+// is the shop's own (its service worker keeps them).
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { errorText } from '../../lib/api.ts';
+import { problemMessage } from '../../lib/i18n.ts';
+import { createStates, useOnline } from '../../kit/states.tsx';
 import { useT } from '../i18n.tsx';
 
-const subscribe = (cb: () => void) => {
-  addEventListener('online', cb);
-  addEventListener('offline', cb);
-  return () => {
-    removeEventListener('online', cb);
-    removeEventListener('offline', cb);
-  };
-};
-export const useOnline = () => useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
-
-export function Loading({ rows = 3 }: { rows?: number }) {
-  const t = useT();
-  return (
-    <div role="status" aria-live="polite" className="loading">
-      <span className="visually-hidden">{t('state.loading')}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="skeleton" aria-hidden="true" />
-      ))}
-    </div>
-  );
-}
-
-export function Empty({ children }: { children: React.ReactNode }) {
-  return <p className="empty">{children}</p>;
-}
-
-export function ErrorBox({ error, retry }: { error: unknown; retry?: () => void }) {
-  const t = useT();
-  return (
-    <div role="alert" className="error">
-      <p>{errorText(t, error)}</p>
-      {retry && (
-        <button type="button" onClick={retry}>
-          {t('state.retry')}
-        </button>
-      )}
-    </div>
-  );
-}
+export const { Loading, Empty, ErrorBox } = createStates(useT, problemMessage);
+export { useOnline };
 
 // The oldest kept answer the service worker showed since the network went (sw.js tells the
 // page each time it answers from what it kept): what "actualizado hace 12 min" counts from.

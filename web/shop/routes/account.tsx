@@ -4,7 +4,6 @@
 // service's; nothing is added up here. Reached from the header, beside the store's name,
 // so the tab bar gets no new tab.
 import { useAccount } from '../components/CreditChoice.tsx';
-import { pluralKey } from '../../lib/delivery.ts';
 import { useSession } from '../../lib/session.ts';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.tsx';
@@ -12,7 +11,7 @@ import { useFormat, useT } from '../i18n.tsx';
 export default function AccountPage() {
   const t = useT();
   const f = useFormat();
-  const { storeId, language } = useSession();
+  const { storeId } = useSession();
   const account = useAccount(storeId!);
 
   if (account.isPending) {
@@ -58,7 +57,7 @@ export default function AccountPage() {
               {f.money(a.overdue)}
             </dd>
           </dl>
-          {a.termDays !== null && <p className="muted small">{t(pluralKey(language, 'account.terms', a.termDays), { count: a.termDays })}</p>}
+          {a.termDays !== null && <p className="muted small">{t('account.terms', { count: a.termDays })}</p>}
         </>
       ) : (
         <p className="hint">{t('account.noCredit')}</p>
@@ -69,7 +68,7 @@ export default function AccountPage() {
         <Empty>{t('account.noInvoices')}</Empty>
       ) : (
         <>
-          <p className="muted small">{t(pluralKey(language, 'account.invoicesCount', a.invoices.length), { count: a.invoices.length })}</p>
+          <p className="muted small">{t('account.invoicesCount', { count: a.invoices.length })}</p>
           <ul className="cards invoices">
             {a.invoices.map((i) => (
               <li key={i.internalCode} className="card invoice" data-invoice={i.internalCode}>
@@ -77,7 +76,7 @@ export default function AccountPage() {
                   <strong>{t('account.invoice', { code: i.internalCode })}</strong>
                   <p className="small">{t('account.balance', { balance: f.money(i.balance), amount: f.money(i.amount) })}</p>
                   <p className={i.daysOverdue > 0 ? 'small overdue' : 'small'}>
-                    {i.daysOverdue > 0 ? t(pluralKey(language, 'account.overdueDays', i.daysOverdue), { count: i.daysOverdue }) : t('account.due', { date: f.date(i.dueDate) })}
+                    {i.daysOverdue > 0 ? t('account.overdueDays', { count: i.daysOverdue }) : t('account.due', { date: f.date(i.dueDate) })}
                   </p>
                   {i.orderIds.length > 0 && <p className="muted small">{t('account.forOrders', { ids: f.list(i.orderIds.map((id) => `#${id}`)) })}</p>}
                 </div>

@@ -51,7 +51,7 @@ function Line({ item, priced, onChange, onRemove }: { item: CartItem; priced: Pr
     <li className="line" data-line={`${item.productInternalCode}/${item.units}`}>
       <div className="grow">
         <strong>{name}</strong>
-        <span className="muted small"> · {t('catalog.units', { units: item.units })}</span>
+        <span className="muted small"> · {t('catalog.units', { count: item.units })}</span>
         {priced?.error ? (
           <p className="warn">{t('cart.lineError', { reason: t(`lineError.${priced.error}` as MessageKey) })}</p>
         ) : priced?.unitPrice !== undefined ? (
@@ -210,7 +210,7 @@ export default function Cart() {
                 {result.rewards.map((r) =>
                   r.products.map((p) => (
                     <li key={`${r.promoInternalCode}/${p.internalCode}`} className="gift" data-gift={p.internalCode}>
-                      <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? nameOf(p.internalCode), units: p.units })}
+                      <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? nameOf(p.internalCode), size: t('catalog.units', { count: p.units }) })}
                     </li>
                   )),
                 )}

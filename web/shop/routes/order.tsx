@@ -113,7 +113,7 @@ export default function OrderPage() {
           <li key={`${l.internalCode}/${l.units}`} className="line">
             <div className="grow">
               <strong>{l.name ?? l.internalCode}</strong>
-              <span className="muted small"> · {t('catalog.units', { units: l.units })}</span>
+              <span className="muted small"> · {t('catalog.units', { count: l.units })}</span>
               <p className="small">
                 {f.money(l.unitPrice)} × {l.quantity}
                 {l.discount ? <span className="saving"> − {f.money(l.discount)}</span> : null} = <strong>{f.money(l.total)}</strong>
@@ -129,7 +129,7 @@ export default function OrderPage() {
         {o.promotions.rewards.flatMap((r) =>
           r.products.map((p) => (
             <li key={`gift/${r.promoInternalCode}/${p.internalCode}`} className="line gift">
-              <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? lineNames.get(p.internalCode) ?? giftName(p.internalCode), units: p.units })}
+              <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? lineNames.get(p.internalCode) ?? giftName(p.internalCode), size: t('catalog.units', { count: p.units }) })}
             </li>
           )),
         )}

@@ -1,7 +1,7 @@
-// Sign in with a phone or an email and the 6-digit code the service sends.
-import { useMutation } from '@tanstack/react-query';
+// Sign in with a phone or an email and the 6-digit code the service sends (the kit's
+// two-step form, web/kit/CodeSignIn.tsx, over /app/auth).
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { CodeSignIn } from '../../kit/CodeSignIn.tsx';
 import { client } from '../../lib/api.ts';
 import { session } from '../../lib/session.ts';
 import { ErrorBox } from '../components/states.tsx';
@@ -20,111 +20,36 @@ export function contactOf(input: string): Contact | undefined {
 export default function SignIn() {
   const t = useT();
   const navigate = useNavigate();
-  const [input, setInput] = useState('');
-  const [contact, setContact] = useState<Contact>();
-  const [invalid, setInvalid] = useState(false);
-  const [code, setCode] = useState('');
-  const [expiresIn, setExpiresIn] = useState(300);
-
-  const send = useMutation({
-    mutationFn: (c: Contact) => client.post('/app/auth/code', { body: c }),
-    onSuccess: (answer, c) => {
-      setExpiresIn(answer.expiresIn);
-      setContact(c);
-    },
-  });
-  const enter = useMutation({
-    mutationFn: () => client.post('/app/auth/token', { body: { ...contact!, code } }),
-    onSuccess: async (answer) => {
-      session.signIn(answer.access_token, answer.expires_in);
-      const me = await client.get('/app/me');
-      // The language the person saved follows them to this phone; none saved keeps the phone's.
-      if (me.user.language) session.setLanguage(me.user.language);
-      const usable = me.stores.filter((s) => s.enabled);
-      if (me.stores.length === 1 || usable.length === 1) {
-        session.chooseStore((usable[0] ?? me.stores[0])!.id);
-        await navigate({ to: '/catalog' });
-      } else await navigate({ to: '/stores' });
-    },
-  });
-
-  if (!contact) {
-    return (
-      <section className="narrow">
-        <h1>{t('signin.title')}</h1>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            const c = contactOf(input);
-            setInvalid(!c);
-            if (c) send.mutate(c);
-          }}
-        >
-          <label htmlFor="contact">{t('signin.contact')}</label>
-          <input
-            id="contact"
-            name="username"
-            autoComplete="username"
-            inputMode="email"
-            required
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
-            aria-describedby="contact-help"
-            aria-invalid={invalid || undefined}
-          />
-          <p id="contact-help" className="help">
-            {invalid ? t('signin.badContact') : t('signin.contactHelp')}
-          </p>
-          {send.error && <ErrorBox error={send.error} />}
-          <button type="submit" className="primary" disabled={send.isPending}>
-            {t('signin.send')}
-          </button>
-        </form>
-      </section>
-    );
-  }
-
-  const to = 'phone' in contact ? contact.phone : contact.email;
   return (
-    <section className="narrow">
-      <h1>{t('signin.title')}</h1>
-      <p role="status">{t('signin.codeSent', { to, minutes: Math.round(expiresIn / 60) })}</p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          enter.mutate();
-        }}
-      >
-        <label htmlFor="code">{t('signin.code')}</label>
-        <input
-          id="code"
-          name="code"
-          className="code"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          required
-          autoFocus
-          value={code}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-        />
-        {enter.error && <ErrorBox error={enter.error} />}
-        <button type="submit" className="primary" disabled={enter.isPending || code.length !== 6}>
-          {t('signin.enter')}
-        </button>
-        <button
-          type="button"
-          className="link"
-          onClick={() => {
-            setContact(undefined);
-            setCode('');
-            enter.reset();
-          }}
-        >
-          {t('signin.other')}
-        </button>
-      </form>
-    </section>
+    <CodeSignIn<Contact>
+      words={{
+        title: t('signin.title'),
+        identifier: t('signin.contact'),
+        help: t('signin.contactHelp'),
+        invalid: t('signin.badContact'),
+        send: t('signin.send'),
+        code: t('signin.code'),
+        codeSent: (to, minutes) => t('signin.codeSent', { to, minutes }),
+        enter: t('signin.enter'),
+        other: t('signin.other'),
+      }}
+      field={{ id: 'contact', name: 'username', inputMode: 'email' }}
+      parse={contactOf}
+      shown={(c) => ('phone' in c ? c.phone : c.email)}
+      sendCode={(c) => client.post('/app/auth/code', { body: c })}
+      exchange={(c, code) => client.post('/app/auth/token', { body: { ...c, code } })}
+      onSignedIn={async (answer) => {
+        session.signIn(answer.access_token, answer.expires_in);
+        const me = await client.get('/app/me');
+        // The language the person saved follows them to this phone; none saved keeps the phone's.
+        if (me.user.language) session.setLanguage(me.user.language);
+        const usable = me.stores.filter((s) => s.enabled);
+        if (me.stores.length === 1 || usable.length === 1) {
+          session.chooseStore((usable[0] ?? me.stores[0])!.id);
+          await navigate({ to: '/catalog' });
+        } else await navigate({ to: '/stores' });
+      }}
+      ErrorBox={ErrorBox}
+    />
   );
 }

@@ -51,7 +51,7 @@ export default function Suggested() {
                     <div className="grow">
                       <strong>{p.name ?? p.productInternalCode}</strong>
                       <p className="small">
-                        {t('suggested.quantity', { quantity: f.number(p.quantity), units: p.units })}
+                        {t('suggested.quantity', { quantity: f.number(p.quantity), size: t('catalog.units', { count: p.units }) })}
                         {p.available && p.unitPrice !== null ? (
                           <> · {f.money(p.unitPrice)}</>
                         ) : (

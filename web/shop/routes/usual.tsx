@@ -37,7 +37,7 @@ function GuideRow({ item, storeId, onHand, setOnHand, onAdd }: { item: GuideItem
     <li className="panel guide" data-guide={item.productInternalCode}>
       <h2 className="small-title">{item.name}</h2>
       <p className="muted small">
-        {t('catalog.units', { units: item.units })} ·{' '}
+        {t('catalog.units', { count: item.units })} ·{' '}
         {item.lastOrderedAt
           ? `${t('usual.last', { quantity: f.number(item.lastQuantity ?? 0), date: dayOf(item.lastOrderedAt) })} · ${item.timesOrdered === 1 ? t('usual.once') : t('usual.times', { count: item.timesOrdered })}`
           : t('usual.never')}
