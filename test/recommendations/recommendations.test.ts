@@ -153,13 +153,12 @@ describe("the store's recommendations", () => {
     // 13 days: due, with the median quantity.
     now = new Date('2030-04-03T15:00:00.000Z');
     const data = (await app('GET', `/app/stores/${s1}/recommendations`)).json().data;
+    // The platform's suggestion has no code, name or dates of its own.
+    const noCodeNameOrDates = { internalCode: null, name: null, start: null, end: null };
     expect(data.at(-1)).toEqual({
       source: 'PLATFORM',
-      internalCode: null,
-      name: null,
       reason: 'CADENCE',
-      start: null,
-      end: null,
+      ...noCodeNameOrDates,
       products: [
         {
           productInternalCode: 'A',

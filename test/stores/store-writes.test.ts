@@ -23,18 +23,14 @@ async function newSupplier() {
   return s;
 }
 
-interface Row {
+/** A store as the model holds it: its optional text fields are null when cleared. */
+type Row = Record<'legalName' | 'legalId' | 'ownerName' | 'phone' | 'email', string | null> & {
   name: string;
-  legalName: string | null;
-  legalId: string | null;
-  ownerName: string | null;
-  phone: string | null;
-  email: string | null;
   enabled: boolean;
   addresses: unknown[];
   dropSize: number | null;
   priceList: string | null;
-}
+};
 type Item = Record<string, unknown> & { internalCode: string; name: string; settings?: { dropSize?: number | null } };
 const FIELDS = ['legalName', 'legalId', 'ownerName', 'phone', 'email', 'enabled', 'addresses'] as const;
 
