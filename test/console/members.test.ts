@@ -244,6 +244,11 @@ describe("store users' sessions", () => {
     await status(as(t, s, 'POST', '/store/S-END/add/user', { users: [{ phone: '+573002220000', name: 'Eva' }] }), 200);
     const notYet = await status(t.admin('GET', '/admin/store-users?phone=%2B573002220000'), 200);
     expect(notYet.person).toBeNull();
+    // The query's anyOf: a phone or an email, each field named.
+    expect((await status(t.admin('GET', '/admin/store-users'), 400)).errors).toEqual([
+      { pointer: '/query/phone', code: 'REQUIRED', message: 'phone is required' },
+      { pointer: '/query/email', code: 'REQUIRED', message: 'email is required' },
+    ]);
     expect(notYet.memberships).toEqual([expect.objectContaining({ store: expect.objectContaining({ internalCode: 'S-END' }), phone: '+573002220000', name: 'Eva' })]);
 
     const token = (await status(t.admin('POST', '/admin/store-users/token', { phone: '+573002220000' }), 200)).access_token;

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { storeSessionOf, storeUserOf } from './store-app.principal.ts';
 import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { CodeBody, CodeSent, ContactBody, Me, MintedToken, PersonIdParams, SessionsEnded, SignedOut, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
+import { CodeBody, CodeSent, ContactBody, ContactQuery, Me, MintedToken, PersonIdParams, SessionsEnded, SignedOut, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
 import { signOut } from './store-app.sessions.ts';
 import { addIdentifier, endStoreUserSessions, exchangeCode, findStoreUser, me, mintToken, requestCode, requestIdentifierCode, type SignInContext } from './store-app.sign-in.ts';
 import { audited } from '../audit/audited.ts';
@@ -52,7 +52,7 @@ export const signInRoutes =
       schema: {
         tags: ['admin'],
         summary: 'Find a store user by phone or email: the person who signed in with it (if anyone has) and every membership naming it',
-        querystring: ContactBody,
+        querystring: ContactQuery,
         response: { 200: StoreUserFound, ...problems(400, 401) },
       },
       handler: (request) => findStoreUser(deps.db, request.query),

@@ -109,6 +109,8 @@ export const CatalogFilters = Type.Object(
 // Sign-in and the signed-in person.
 const Contact = { phone: Type.Optional(Phone()), email: Type.Optional(Email()) };
 export const ContactBody = Type.Object(Contact, { description: 'a phone (E.164) or an email' });
+/** An operator's search: one of the two at least (both: MUTUALLY_EXCLUSIVE, from the service, as for the bodies). */
+export const ContactQuery = Type.Object(Contact, { description: 'a phone (E.164) or an email', anyOf: [{ required: ['phone'] }, { required: ['email'] }] });
 export const CodeBody = Type.Object({ ...Contact, code: Type.String({ pattern: '^[0-9]{6}$' }) });
 export const CodeSent = Type.Object({ expiresIn: Type.Integer() });
 export const PersonIdParams = Type.Object({ personId: Type.Integer({ minimum: 1 }) });
