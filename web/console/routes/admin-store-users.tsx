@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, keys } from '../lib/api.ts';
+import { ListTable } from '../components/list/ListPage.tsx';
 import { Empty, ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -88,32 +89,24 @@ export default function AdminStoreUsers() {
           {found.data.memberships.length === 0 ? (
             <Empty>{t('admin.noMemberships')}</Empty>
           ) : (
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('admin.supplier')}</th>
-                    <th scope="col">{t('admin.store')}</th>
-                    <th scope="col">{t('admin.personName')}</th>
-                    <th scope="col">{t('admin.phone')}</th>
-                    <th scope="col">{t('admin.email')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.memberships.map((m, i) => (
-                    <tr key={i}>
-                      <td>{m.supplier.name}</td>
-                      <td>
-                        {m.store.name} <span className="muted small">{m.store.internalCode}</span>
-                      </td>
-                      <td>{m.name ?? '—'}</td>
-                      <td>{m.phone ?? '—'}</td>
-                      <td>{m.email ?? '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              rows={found.data.memberships}
+              rowKey={(_m, i) => i}
+              columns={[
+                { header: t('admin.supplier'), cell: (m) => m.supplier.name },
+                {
+                  header: t('admin.store'),
+                  cell: (m) => (
+                    <>
+                      {m.store.name} <span className="muted small">{m.store.internalCode}</span>
+                    </>
+                  ),
+                },
+                { header: t('admin.personName'), cell: (m) => m.name ?? '—' },
+                { header: t('admin.phone'), cell: (m) => m.phone ?? '—' },
+                { header: t('admin.email'), cell: (m) => m.email ?? '—' },
+              ]}
+            />
           )}
         </>
       )}

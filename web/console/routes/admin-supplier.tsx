@@ -3,15 +3,15 @@
 // members and adding one (its first owner, usually: they get an email inviting them to the
 // console), its API credentials (paged on the server, the page in the URL; never a secret)
 // and its webhook's health (the settings, how many deliveries are failing, the last one).
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
 import { client, keys, type Supplier } from '../lib/api.ts';
-import { Empty, ErrorBox, Listed, Loading, Pager } from '../components/states.tsx';
+import { credentialColumns } from '../components/credentials.tsx';
+import { ListAll, ListPage, useList } from '../components/list/ListPage.tsx';
+import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { MemberForm } from '../components/MemberForm.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
-const CREDENTIALS_TAKE = 10;
-type Search = { page?: number };
 
 function State({ supplier }: { supplier: Supplier }) {
   const t = useT();
@@ -59,92 +59,39 @@ function Members({ supplierId }: { supplierId: number }) {
         send={(body) => client.post('/admin/suppliers/{supplierId}/members', { params: { path: { supplierId } }, body })}
         added={() => void queryClient.invalidateQueries({ queryKey: keys.supplierMembers(supplierId) })}
       />
-      {members.isPending ? (
-        <Loading />
-      ) : members.error ? (
-        <ErrorBox error={members.error} retry={() => void members.refetch()} />
-      ) : members.data.length === 0 ? (
-        <Empty>{t('admin.noMembers')}</Empty>
-      ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.email')}</th>
-                <th scope="col">{t('role.label')}</th>
-                <th scope="col">{t('members.since')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((m) => (
-                <tr key={m.id} data-member={m.email}>
-                  <td>{m.email}</td>
-                  <td>{t(`role.${m.role}`)}</td>
-                  <td>{f.dateTime(m.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListAll
+        query={members}
+        empty={t('admin.noMembers')}
+        rowKey={(m) => m.id}
+        rowAttrs={(m) => ({ 'data-member': m.email })}
+        columns={[
+          { header: t('admin.email'), cell: (m) => m.email },
+          { header: t('role.label'), cell: (m) => t(`role.${m.role}`) },
+          { header: t('members.since'), cell: (m) => f.dateTime(m.createdAt) },
+        ]}
+      />
     </section>
   );
 }
 
-function Credentials({ supplierId, page, go }: { supplierId: number; page: number; go: (page: number | undefined) => void }) {
+function Credentials({ supplierId }: { supplierId: number }) {
   const t = useT();
   const f = useFormat();
-  const query = { page, take: CREDENTIALS_TAKE };
-  const credentials = useQuery({
-    queryKey: keys.supplierCredentials(supplierId, query),
-    queryFn: () => client.get('/admin/suppliers/{supplierId}/credentials', { params: { path: { supplierId }, query } }),
-    placeholderData: keepPreviousData,
+  const credentials = useList({
+    query: (_s: { page?: number }, page) => ({ page, take: 10 }),
+    key: (query) => keys.supplierCredentials(supplierId, query),
+    fetch: (query) => client.get('/admin/suppliers/{supplierId}/credentials', { params: { path: { supplierId }, query } }),
   });
   return (
     <section aria-labelledby="supplier-credentials">
       <h2 id="supplier-credentials">{t('adminSupplier.credentials')}</h2>
-      <Listed query={credentials} empty={t('adminSupplier.noCredentials')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('credentials.clientId')}</th>
-                    <th scope="col">{t('credentials.scopes')}</th>
-                    <th scope="col">{t('credentials.created')}</th>
-                    <th scope="col">{t('credentials.state')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((c) => (
-                    <tr key={c.clientId} data-credential={c.clientId}>
-                      <td>
-                        <code>{c.clientId}</code>
-                      </td>
-                      <td>
-                        <details>
-                          <summary>{t('adminSupplier.scopeCount', { count: c.scopes.length })}</summary>
-                          <ul className="scopes">
-                            {c.scopes.map((s) => (
-                              <li key={s}>
-                                <code>{s}</code>
-                              </li>
-                            ))}
-                          </ul>
-                        </details>
-                      </td>
-                      <td>{f.dateTime(c.createdAt)}</td>
-                      <td>{c.revokedAt ? t('credentials.revokedAt', { at: f.dateTime(c.revokedAt) }) : t('credentials.live')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={credentials}
+        empty={t('adminSupplier.noCredentials')}
+        rowKey={(c) => c.clientId}
+        rowAttrs={(c) => ({ 'data-credential': c.clientId })}
+        columns={credentialColumns(t, f, (count) => t('adminSupplier.scopeCount', { count }))}
+      />
     </section>
   );
 }
@@ -223,8 +170,6 @@ function WebhookHealth({ supplierId }: { supplierId: number }) {
 export default function AdminSupplier() {
   const t = useT();
   const supplierId = Number(useParams({ from: '/admin/suppliers/$id' }).id);
-  const search = useSearch({ from: '/admin/suppliers/$id' }) as Search;
-  const navigate = useNavigate();
   const suppliers = useQuery({ queryKey: keys.suppliers, queryFn: () => client.get('/admin/suppliers') });
   const supplier = suppliers.data?.find((s) => s.id === supplierId);
   return (
@@ -243,7 +188,7 @@ export default function AdminSupplier() {
         <>
           <State supplier={supplier} />
           <Members supplierId={supplierId} />
-          <Credentials supplierId={supplierId} page={search.page ?? 1} go={(page) => void navigate({ to: '/admin/suppliers/$id', params: { id: String(supplierId) }, search: { page } })} />
+          <Credentials supplierId={supplierId} />
           <WebhookHealth supplierId={supplierId} />
         </>
       )}

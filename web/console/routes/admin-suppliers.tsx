@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, keys, type Supplier } from '../lib/api.ts';
-import { Empty, ErrorBox, Loading } from '../components/states.tsx';
+import { ListAll } from '../components/list/ListPage.tsx';
+import { ErrorBox } from '../components/states.tsx';
 import { useT } from '../i18n.ts';
 
 function Create() {
@@ -53,7 +54,8 @@ function Create() {
   );
 }
 
-function Row({ s }: { s: Supplier }) {
+/** Enabling or disabling a supplier, at once (the operator's own switch). */
+function Toggle({ s }: { s: Supplier }) {
   const t = useT();
   const queryClient = useQueryClient();
   const toggle = useMutation({
@@ -61,25 +63,12 @@ function Row({ s }: { s: Supplier }) {
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.suppliers }),
   });
   return (
-    <tr data-supplier={s.code}>
-      <td>
-        <Link to="/admin/suppliers/$id" params={{ id: String(s.id) }}>
-          {s.name}
-        </Link>
-      </td>
-      <td>
-        <code>{s.code}</code>
-      </td>
-      <td>
-        <span className={s.enabled ? 'status status-delivered' : 'status status-cancelled'}>{s.enabled ? t('admin.enabled') : t('admin.disabled')}</span>
-      </td>
-      <td>
-        <button type="button" className={s.enabled ? 'danger' : undefined} disabled={toggle.isPending} onClick={() => toggle.mutate()}>
-          {s.enabled ? t('admin.disable', { name: s.name }) : t('admin.enable', { name: s.name })}
-        </button>
-        {toggle.error && <ErrorBox error={toggle.error} />}
-      </td>
-    </tr>
+    <>
+      <button type="button" className={s.enabled ? 'danger' : undefined} disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+        {s.enabled ? t('admin.disable', { name: s.name }) : t('admin.enable', { name: s.name })}
+      </button>
+      {toggle.error && <ErrorBox error={toggle.error} />}
+    </>
   );
 }
 
@@ -90,33 +79,25 @@ export default function AdminSuppliers() {
     <section>
       <h1>{t('admin.suppliers')}</h1>
       <Create />
-      {suppliers.isPending ? (
-        <Loading />
-      ) : suppliers.error ? (
-        <ErrorBox error={suppliers.error} retry={() => void suppliers.refetch()} />
-      ) : suppliers.data.length === 0 ? (
-        <Empty>{t('admin.empty')}</Empty>
-      ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.name')}</th>
-                <th scope="col">{t('admin.code')}</th>
-                <th scope="col">{t('admin.state')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('admin.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {suppliers.data.map((s) => (
-                <Row key={s.id} s={s} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListAll
+        query={suppliers}
+        empty={t('admin.empty')}
+        rowKey={(s) => s.id}
+        rowAttrs={(s) => ({ 'data-supplier': s.code })}
+        columns={[
+          {
+            header: t('admin.name'),
+            cell: (s) => (
+              <Link to="/admin/suppliers/$id" params={{ id: String(s.id) }}>
+                {s.name}
+              </Link>
+            ),
+          },
+          { header: t('admin.code'), cell: (s) => <code>{s.code}</code> },
+          { header: t('admin.state'), cell: (s) => <span className={s.enabled ? 'status status-delivered' : 'status status-cancelled'}>{s.enabled ? t('admin.enabled') : t('admin.disabled')}</span> },
+          { header: t('admin.actions'), quietHeader: true, cell: (s) => <Toggle s={s} /> },
+        ]}
+      />
     </section>
   );
 }

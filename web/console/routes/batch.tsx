@@ -2,15 +2,15 @@
 // and its items one by one, paged on the server (GET /batch/{uuid}/detail), filtered by
 // state in the URL (the batches list opens a batch's failed items): each failure with its
 // reason, the problem code in words and the service's message, and the item as it was sent.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
 import { client, keys, type BatchItem } from '../lib/api.ts';
 import { Actor } from '../components/Actor.tsx';
 import { BatchBadge, endpointName, ITEM_STATES, ItemBadge, reasonWords, type ItemState } from '../components/Batch.tsx';
-import { Empty, ErrorBox, Loading, Pager } from '../components/states.tsx';
+import { choices, ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
-const TAKE = 50;
 type Search = { status?: ItemState; page?: number };
 
 function Reason({ item }: { item: BatchItem }) {
@@ -33,20 +33,17 @@ export default function BatchPage() {
   const t = useT();
   const f = useFormat();
   const { uuid } = useParams({ from: '/batches/$uuid' });
-  const search = useSearch({ from: '/batches/$uuid' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/batches/$uuid', params: { uuid }, search: { ...search, ...next } });
   const status = useQuery({
     queryKey: keys.batch(uuid),
     queryFn: () => client.get('/batch/{uuid}/status', { params: { path: { uuid } } }),
     refetchInterval: (q) => (q.state.data?.status === 'processing' ? 2_000 : false),
   });
   const running = status.data?.status === 'processing';
-  const query = { status: search.status, page: search.page ?? 1, take: TAKE };
-  const detail = useQuery({
-    queryKey: keys.batchDetail(uuid, { ...query, processed: status.data?.processed }),
-    queryFn: () => client.get('/batch/{uuid}/detail', { params: { path: { uuid }, query } }),
-    placeholderData: keepPreviousData,
+  const items = useList({
+    query: (s: Search, page) => ({ status: s.status, page, take: 50 }),
+    // The items move while the batch runs: their page is read again as its count does.
+    key: (query) => keys.batchDetail(uuid, { ...query, processed: status.data?.processed }),
+    fetch: (query) => client.get('/batch/{uuid}/detail', { params: { path: { uuid }, query } }).then((d) => ({ ...d, data: d.detail })),
     enabled: status.isSuccess,
   });
   const b = status.data;
@@ -100,67 +97,31 @@ export default function BatchPage() {
             {running && <progress max={b!.total} value={b!.processed} aria-label={t('batch.progress')} />}
           </div>
           <h2>{t('batch.items')}</h2>
-          <div className="filters" role="group" aria-label={t('batches.filters')}>
-            <div>
-              <label htmlFor="item-status">{t('batch.show')}</label>
-              <select id="item-status" value={search.status ?? ''} onChange={(e) => go({ status: (e.target.value || undefined) as ItemState | undefined, page: undefined })}>
-                <option value="">{t('batch.allItems')}</option>
-                {ITEM_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`batchItem.${s}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
-          {detail.isPending ? (
-            <Loading />
-          ) : detail.error ? (
-            <ErrorBox error={detail.error} retry={() => void detail.refetch()} />
-          ) : detail.data.detail.length === 0 ? (
-            <Empty>{t('batch.empty')}</Empty>
-          ) : (
-            <>
-              <div className="table-wrap" tabIndex={0}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('batch.code')}</th>
-                      <th scope="col">{t('batch.action')}</th>
-                      <th scope="col">{t('batches.status')}</th>
-                      <th scope="col">{t('batch.reason')}</th>
-                      <th scope="col">{t('batch.sent')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {detail.data.detail.map((item, i) => (
-                      <tr key={`${detail.data.page}-${i}`} data-item={item.code} data-status={item.status}>
-                        <td>
-                          <code>{item.code}</code>
-                        </td>
-                        <td>
-                          <code>{item.action}</code>
-                        </td>
-                        <td>
-                          <ItemBadge status={item.status} />
-                        </td>
-                        <td>
-                          <Reason item={item} />
-                        </td>
-                        <td>
-                          <details>
-                            <summary>{t('batch.sentItem')}</summary>
-                            <pre className="item-json">{JSON.stringify(JSON.parse(item.batchItem), null, 2)}</pre>
-                          </details>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <Pager page={detail.data.page} totalPages={detail.data.totalPages} total={detail.data.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-            </>
-          )}
+          <ListPage
+            list={items}
+            filters={{
+              label: t('batches.filters'),
+              filters: [{ kind: 'select', key: 'status', id: 'item-status', label: t('batch.show'), all: t('batch.allItems'), options: choices(ITEM_STATES, (s) => t(`batchItem.${s}`)) }],
+            }}
+            empty={t('batch.empty')}
+            rowKey={(_item, i) => `${items.page}-${i}`}
+            rowAttrs={(item) => ({ 'data-item': item.code, 'data-status': item.status })}
+            columns={[
+              { header: t('batch.code'), cell: (item) => <code>{item.code}</code> },
+              { header: t('batch.action'), cell: (item) => <code>{item.action}</code> },
+              { header: t('batches.status'), cell: (item) => <ItemBadge status={item.status} /> },
+              { header: t('batch.reason'), cell: (item) => <Reason item={item} /> },
+              {
+                header: t('batch.sent'),
+                cell: (item) => (
+                  <details>
+                    <summary>{t('batch.sentItem')}</summary>
+                    <pre className="item-json">{JSON.stringify(JSON.parse(item.batchItem), null, 2)}</pre>
+                  </details>
+                ),
+              },
+            ]}
+          />
         </>
       )}
     </section>

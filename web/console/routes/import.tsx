@@ -3,16 +3,16 @@
 // file, every reason in words) paged on the server with the page in the URL, and the
 // failed rows as a file to fix and upload again (downloaded with the session's token and
 // saved through an <a download>).
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
 import { CONSOLE_CATALOGS } from '../words.ts';
 import type { SupplierScope } from '../../../src/modules/auth/scopes.ts';
 import { client, keys, useCan, type FailedRow, type Import } from '../lib/api.ts';
-import { ErrorBox, Listed, Loading, Notice, Pager } from '../components/states.tsx';
+import { ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT, type ConsoleKey, type Translate } from '../i18n.ts';
 import { ImportStatus, kindLabel, uploader } from './imports.tsx';
 
-const TAKE = 25;
 
 /** A reason's words: the console's for its code when it has them, else none (the service's message is shown beside). */
 function reasonWords(t: Translate, code: string): string | undefined {
@@ -36,13 +36,12 @@ function Values({ row }: { row: FailedRow }) {
   );
 }
 
-function Failures({ imported, page, go }: { imported: Import; page: number; go: (page: number | undefined) => void }) {
+function Failures({ imported }: { imported: Import }) {
   const t = useT();
-  const query = { page, take: TAKE };
-  const failures = useQuery({
-    queryKey: keys.importFailures(imported.id, query),
-    queryFn: () => client.get('/import/{id}/failures', { params: { path: { id: imported.id }, query } }),
-    placeholderData: keepPreviousData,
+  const failures = useList({
+    query: (_s: { page?: number }, page) => ({ page, take: 25 }),
+    key: (query) => keys.importFailures(imported.id, query),
+    fetch: (query) => client.get('/import/{id}/failures', { params: { path: { id: imported.id }, query } }),
   });
   const download = useMutation({
     mutationFn: () => client.download('/import/{id}/failures/file', { params: { path: { id: imported.id } } }),
@@ -68,48 +67,31 @@ function Failures({ imported, page, go }: { imported: Import; page: number; go: 
       </div>
       {download.data && <Notice>{t('import.downloaded', { name: download.data.fileName ?? '' })}</Notice>}
       {download.error && <ErrorBox error={download.error} />}
-      <Listed query={failures} empty={t('import.allApplied')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col" className="num">
-                      {t('import.line')}
-                    </th>
-                    <th scope="col">{t('import.values')}</th>
-                    <th scope="col">{t('import.reasons')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((row) => (
-                    <tr key={`${row.line}-${row.text}`} data-line={row.line}>
-                      <td className="num">{row.line}</td>
-                      <td>
-                        <Values row={row} />
-                      </td>
-                      <td className="reason">
-                        {row.problems.map((p, i) => (
-                          <p key={i} data-code={p.code}>
-                            <strong>{reasonWords(t, p.code) ?? p.message}</strong>
-                            {p.field && <span> · {t('import.field', { field: p.field })}</span>}
-                            <br />
-                            <span className="muted small">
-                              <code>{p.code}</code> {p.message}
-                            </span>
-                          </p>
-                        ))}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go(p === 1 ? undefined : p)} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={failures}
+        empty={t('import.allApplied')}
+        rowKey={(row) => `${row.line}-${row.text}`}
+        rowAttrs={(row) => ({ 'data-line': row.line })}
+        columns={[
+          { header: t('import.line'), align: 'num', cell: (row) => row.line },
+          { header: t('import.values'), cell: (row) => <Values row={row} /> },
+          {
+            header: t('import.reasons'),
+            className: 'reason',
+            cell: (row) =>
+              row.problems.map((p, i) => (
+                <p key={i} data-code={p.code}>
+                  <strong>{reasonWords(t, p.code) ?? p.message}</strong>
+                  {p.field && <span> · {t('import.field', { field: p.field })}</span>}
+                  <br />
+                  <span className="muted small">
+                    <code>{p.code}</code> {p.message}
+                  </span>
+                </p>
+              )),
+          },
+        ]}
+      />
     </section>
   );
 }
@@ -128,8 +110,6 @@ export default function ImportPage() {
   const f = useFormat();
   const can = useCan();
   const { id } = useParams({ from: '/imports/$id' });
-  const search = useSearch({ from: '/imports/$id' }) as { page?: number };
-  const navigate = useNavigate();
   const kinds = useQuery({ queryKey: keys.importKinds, queryFn: () => client.get('/import/kinds'), staleTime: Infinity });
   const imported = useQuery({
     queryKey: keys.import(id),
@@ -210,7 +190,7 @@ export default function ImportPage() {
         <Notice>{t('import.allApplied')}</Notice>
       ) : (
         <>
-          <Failures imported={i} page={search.page ?? 1} go={(page) => void navigate({ to: '/imports/$id', params: { id }, search: { page } })} />
+          <Failures imported={i} />
           {kind && can(kind.scope as SupplierScope) && (
             <p>
               <Link to="/imports" search={{ kind: i.kind }}>

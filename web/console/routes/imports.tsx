@@ -3,16 +3,16 @@
 // declaration, src/integrator/kinds.ts), and the supplier's imports newest first, paged on
 // the server with the kind filter and the page in the URL. The upload shows only for the
 // kinds the role may send (each kind's batch endpoint scope); a viewer sees the list alone.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { ConsoleUploadPath, paths } from 'surtido/console-client';
 import type { SupplierScope } from '../../../src/modules/auth/scopes.ts';
 import { client, keys, useCan, type Import, type ImportKind } from '../lib/api.ts';
-import { ErrorBox, Listed, Loading, Pager } from '../components/states.tsx';
+import { ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT, type ConsoleKey, type Translate } from '../i18n.ts';
 
-const TAKE = 20;
 type Search = { kind?: string; page?: number };
 type KindFilter = NonNullable<NonNullable<paths['/import']['get']['parameters']['query']>['kind']>;
 
@@ -145,86 +145,51 @@ function Upload({ kinds, initial }: { kinds: ImportKind[]; initial: string | und
   );
 }
 
-function List({ kinds, search, go }: { kinds: ImportKind[]; search: Search; go: (next: Partial<Search>) => void }) {
+function List({ kinds }: { kinds: ImportKind[] }) {
   const t = useT();
   const f = useFormat();
-  const page = search.page ?? 1;
-  const query = { kind: search.kind as KindFilter | undefined, page, take: TAKE };
-  const imports = useQuery({
-    queryKey: keys.imports(query),
-    queryFn: () => client.get('/import', { params: { query } }),
-    placeholderData: keepPreviousData,
+  const list = useList({
+    query: (s: Search, page) => ({ kind: s.kind as KindFilter | undefined, page, take: 20 }),
+    key: keys.imports,
+    fetch: (query) => client.get('/import', { params: { query } }),
     // While one of them runs, the list follows it.
-    refetchInterval: (q) => (q.state.data?.data.some((i) => i.status === 'processing') ? 2000 : false),
+    refetchInterval: (found) => (found?.data.some((i) => i.status === 'processing') ? 2000 : false),
   });
   return (
     <section aria-labelledby="imports-list">
       <h2 id="imports-list">{t('imports.list')}</h2>
-      <div className="filters">
-        <div>
-          <label htmlFor="imports-kind">{t('imports.filterKind')}</label>
-          <select id="imports-kind" value={search.kind ?? ''} onChange={(e) => go({ kind: e.target.value || undefined, page: undefined })}>
-            <option value="">{t('imports.allKinds')}</option>
-            {kinds.map((k) => (
-              <option key={k.name} value={k.name}>
-                {kindLabel(t, k.name)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <Listed query={imports} empty={search.kind ? t('imports.emptyFiltered') : t('imports.empty')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('imports.fileName')}</th>
-                    <th scope="col">{t('imports.filterKind')}</th>
-                    <th scope="col">{t('imports.uploaded')}</th>
-                    <th scope="col">{t('imports.by')}</th>
-                    <th scope="col">{t('imports.status')}</th>
-                    <th scope="col" className="num">
-                      {t('imports.rows')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('imports.applied')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('imports.failed')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((i) => (
-                    <tr key={i.id} data-import={i.fileName} data-status={i.status}>
-                      <td>
-                        <Link to="/imports/$id" params={{ id: i.id }}>
-                          {i.fileName}
-                        </Link>
-                      </td>
-                      <td>
-                        {kindLabel(t, i.kind)}
-                        {i.remove && <span className="muted small"> · {t('import.removing')}</span>}
-                      </td>
-                      <td>{f.dateTime(i.createdAt)}</td>
-                      <td>{uploader(t, i)}</td>
-                      <td>
-                        <ImportStatus status={i.status} />
-                      </td>
-                      <td className="num">{f.number(i.counts.rowsRead)}</td>
-                      <td className="num">{f.number(i.counts.applied)}</td>
-                      <td className="num">{f.number(i.counts.failed)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={list}
+        filters={{ filters: [{ kind: 'select', key: 'kind', id: 'imports-kind', label: t('imports.filterKind'), all: t('imports.allKinds'), options: kinds.map((k) => ({ value: k.name, label: kindLabel(t, k.name) })) }] }}
+        empty={list.filtered ? t('imports.emptyFiltered') : t('imports.empty')}
+        rowKey={(i) => i.id}
+        rowAttrs={(i) => ({ 'data-import': i.fileName, 'data-status': i.status })}
+        columns={[
+          {
+            header: t('imports.fileName'),
+            cell: (i) => (
+              <Link to="/imports/$id" params={{ id: i.id }}>
+                {i.fileName}
+              </Link>
+            ),
+          },
+          {
+            header: t('imports.filterKind'),
+            cell: (i) => (
+              <>
+                {kindLabel(t, i.kind)}
+                {i.remove && <span className="muted small"> · {t('import.removing')}</span>}
+              </>
+            ),
+          },
+          { header: t('imports.uploaded'), cell: (i) => f.dateTime(i.createdAt) },
+          { header: t('imports.by'), cell: (i) => uploader(t, i) },
+          { header: t('imports.status'), cell: (i) => <ImportStatus status={i.status} /> },
+          { header: t('imports.rows'), align: 'num', cell: (i) => f.number(i.counts.rowsRead) },
+          { header: t('imports.applied'), align: 'num', cell: (i) => f.number(i.counts.applied) },
+          { header: t('imports.failed'), align: 'num', cell: (i) => f.number(i.counts.failed) },
+        ]}
+      />
     </section>
   );
 }
@@ -233,8 +198,6 @@ export default function Imports() {
   const t = useT();
   const can = useCan();
   const search = useSearch({ from: '/imports' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/imports', search: { ...search, ...next } });
   const kinds = useQuery({ queryKey: keys.importKinds, queryFn: () => client.get('/import/kinds'), staleTime: Infinity });
   const sendable = kinds.data?.filter((k) => can(k.scope as SupplierScope)) ?? [];
   return (
@@ -248,7 +211,7 @@ export default function Imports() {
       ) : (
         <>
           {sendable.length > 0 && <Upload kinds={sendable} initial={search.kind} />}
-          <List kinds={kinds.data} search={search} go={go} />
+          <List kinds={kinds.data} />
         </>
       )}
     </section>

@@ -3,14 +3,13 @@
 // /webhook/rotate-secret: the new secret shown once, on this page, until it is left), a
 // test ping, and the delivery log with every attempt, paged on the server with its filters
 // in the URL; a delivery can be sent again (a new delivery, the same webhook-id).
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { client, keys, useCan, type Delivery, type WebhookSettings } from '../lib/api.ts';
-import { ErrorBox, Listed, Loading, Notice, Pager } from '../components/states.tsx';
+import { client, DELIVERY_STATUSES, keys, useCan, type Delivery, type WebhookSettings } from '../lib/api.ts';
+import { choices, ListPage, useList } from '../components/list/ListPage.tsx';
+import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT, type Translate } from '../i18n.ts';
 
-const TAKE = 20;
 type Search = { status?: Delivery['status']; failing?: boolean; page?: number };
 
 function answerOf(t: Translate, a: { statusCode: number | null; error: string | null }) {
@@ -178,63 +177,14 @@ function Settings() {
   );
 }
 
-function DeliveryRow({ d, redeliver, sending }: { d: Delivery; redeliver: (id: number) => void; sending: boolean }) {
+export default function Webhooks() {
   const t = useT();
   const f = useFormat();
   const can = useCan();
-  const last = d.attempts.at(-1);
-  return (
-    <tr data-delivery={d.id} data-status={d.status}>
-      <td>
-        #{d.id}
-        {d.redeliveryOf !== null && <span className="muted small"> · {t('webhooks.redeliveryOf', { id: d.redeliveryOf })}</span>}
-      </td>
-      <td>
-        <code>{d.eventType}</code>
-      </td>
-      <td>{f.dateTime(d.createdAt)}</td>
-      <td>
-        <span className={`status delivery-${d.status}`}>{t(`delivery.${d.status}`)}</span>
-        {d.status === 'pending' && d.nextAttemptAt && <span className="muted small"> · {t('webhooks.next', { at: f.dateTime(d.nextAttemptAt) })}</span>}
-      </td>
-      <td>
-        {last ? answerOf(t, last) : '—'}
-        {d.attempts.length > 0 && (
-          <details>
-            <summary>{t('webhooks.attempts', { count: d.attempts.length })}</summary>
-            <ol className="attempts">
-              {d.attempts.map((a, i) => (
-                <li key={i}>
-                  {t('webhooks.attempt', { at: f.dateTime(a.at), result: answerOf(t, a), ms: a.latencyMs })}
-                  {a.responseBody ? <pre>{a.responseBody}</pre> : null}
-                </li>
-              ))}
-            </ol>
-          </details>
-        )}
-      </td>
-      <td>
-        {can('supplier/webhook.write') && (
-          <button type="button" disabled={sending} onClick={() => redeliver(d.id)} aria-label={`${t('webhooks.redeliver')} #${d.id}`}>
-            {t('webhooks.redeliver')}
-          </button>
-        )}
-      </td>
-    </tr>
-  );
-}
-
-export default function Webhooks() {
-  const t = useT();
-  const search = useSearch({ from: '/webhooks' }) as Search;
-  const navigate = useNavigate();
-  const go = (next: Partial<Search>) => void navigate({ to: '/webhooks', search: { ...search, ...next } });
-  const page = search.page ?? 1;
-  const query = { status: search.status, failing: search.failing, page, take: TAKE };
-  const deliveries = useQuery({
-    queryKey: keys.deliveries(query),
-    queryFn: () => client.get('/webhook/deliveries', { params: { query } }),
-    placeholderData: keepPreviousData,
+  const list = useList({
+    query: (s: Search, page) => ({ status: s.status, failing: s.failing, page, take: 20 }),
+    key: keys.deliveries,
+    fetch: (query) => client.get('/webhook/deliveries', { params: { query } }),
   });
   // Its outcome is told above the list, not in the row: the row may leave a filtered list
   // (a failing delivery that a retry delivers) while the answer is still worth reading.
@@ -248,53 +198,79 @@ export default function Webhooks() {
       <h1>{t('webhooks.title')}</h1>
       <Settings />
       <h2>{t('webhooks.deliveries')}</h2>
-      <div className="filters">
-        <div>
-          <label htmlFor="delivery-status">{t('webhooks.status')}</label>
-          <select id="delivery-status" value={search.status ?? ''} onChange={(e) => go({ status: (e.target.value || undefined) as Search['status'], page: undefined })}>
-            <option value="">{t('webhooks.all')}</option>
-            {(['pending', 'delivered', 'failed'] as const).map((s) => (
-              <option key={s} value={s}>
-                {t(`delivery.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <label className="check">
-          <input type="checkbox" checked={search.failing === true} onChange={(e) => go({ failing: e.target.checked || undefined, page: undefined })} />
-          {t('webhooks.failing')}
-        </label>
-      </div>
-      {redeliver.data && <Notice>{t('webhooks.redelivered', { id: redeliver.data.id })}</Notice>}
-      {redeliver.error && <ErrorBox error={redeliver.error} />}
-      <Listed query={deliveries} empty={t('webhooks.empty')}>
-        {(found) => (
-          <>
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('webhooks.id')}</th>
-                    <th scope="col">{t('webhooks.event')}</th>
-                    <th scope="col">{t('webhooks.created')}</th>
-                    <th scope="col">{t('webhooks.status')}</th>
-                    <th scope="col">{t('webhooks.lastAnswer')}</th>
-                    <th scope="col">
-                      <span className="visually-hidden">{t('members.actions')}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {found.data.map((d) => (
-                    <DeliveryRow key={d.id} d={d} redeliver={(id) => redeliver.mutate(id)} sending={redeliver.isPending && redeliver.variables === d.id} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={found.page} totalPages={found.totalPages} total={found.total} go={(p) => go({ page: p === 1 ? undefined : p })} />
-          </>
-        )}
-      </Listed>
+      <ListPage
+        list={list}
+        filters={{
+          filters: [
+            { kind: 'select', key: 'status', id: 'delivery-status', label: t('webhooks.status'), all: t('webhooks.all'), options: choices(DELIVERY_STATUSES, (s) => t(`delivery.${s}`)) },
+            { kind: 'check', key: 'failing', id: 'delivery-failing', label: t('webhooks.failing') },
+          ],
+        }}
+        empty={t('webhooks.empty')}
+        rowKey={(d) => d.id}
+        rowAttrs={(d) => ({ 'data-delivery': d.id, 'data-status': d.status })}
+        columns={[
+          {
+            header: t('webhooks.id'),
+            cell: (d) => (
+              <>
+                #{d.id}
+                {d.redeliveryOf !== null && <span className="muted small"> · {t('webhooks.redeliveryOf', { id: d.redeliveryOf })}</span>}
+              </>
+            ),
+          },
+          { header: t('webhooks.event'), cell: (d) => <code>{d.eventType}</code> },
+          { header: t('webhooks.created'), cell: (d) => f.dateTime(d.createdAt) },
+          {
+            header: t('webhooks.status'),
+            cell: (d) => (
+              <>
+                <span className={`status delivery-${d.status}`}>{t(`delivery.${d.status}`)}</span>
+                {d.status === 'pending' && d.nextAttemptAt && <span className="muted small"> · {t('webhooks.next', { at: f.dateTime(d.nextAttemptAt) })}</span>}
+              </>
+            ),
+          },
+          { header: t('webhooks.lastAnswer'), cell: (d) => <Attempts d={d} /> },
+          {
+            header: t('members.actions'),
+            quietHeader: true,
+            cell: (d) =>
+              can('supplier/webhook.write') && (
+                <button type="button" disabled={redeliver.isPending && redeliver.variables === d.id} onClick={() => redeliver.mutate(d.id)} aria-label={`${t('webhooks.redeliver')} #${d.id}`}>
+                  {t('webhooks.redeliver')}
+                </button>
+              ),
+          },
+        ]}
+      >
+        {redeliver.data && <Notice>{t('webhooks.redelivered', { id: redeliver.data.id })}</Notice>}
+        {redeliver.error && <ErrorBox error={redeliver.error} />}
+      </ListPage>
     </section>
+  );
+}
+
+/** A delivery's last answer, and every attempt folded under it. */
+function Attempts({ d }: { d: Delivery }) {
+  const t = useT();
+  const f = useFormat();
+  const last = d.attempts.at(-1);
+  return (
+    <>
+      {last ? answerOf(t, last) : '—'}
+      {d.attempts.length > 0 && (
+        <details>
+          <summary>{t('webhooks.attempts', { count: d.attempts.length })}</summary>
+          <ol className="attempts">
+            {d.attempts.map((a, i) => (
+              <li key={i}>
+                {t('webhooks.attempt', { at: f.dateTime(a.at), result: answerOf(t, a), ms: a.latencyMs })}
+                {a.responseBody ? <pre>{a.responseBody}</pre> : null}
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </>
   );
 }

@@ -3,7 +3,7 @@
 // so a filtered list can be reloaded, shared and gone back to), the loading, error and
 // empty states, the table and the server's pager. Changing a filter goes back to the first
 // page; the page number stays out of the URL on the first page.
-import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Listed, Pager } from '../states.tsx';
@@ -261,5 +261,15 @@ export function ListPage<S extends Search, A extends Paged<unknown>>({
         )}
       </Listed>
     </>
+  );
+}
+
+/** A list the API answers whole (no pages): its states, then its table. */
+export function ListAll<Row>({ query, empty, ...table }: TableSpec<NoInfer<Row>> & { query: UseQueryResult<readonly Row[]>; empty: React.ReactNode }) {
+  const whole = { ...query, data: query.data && { data: query.data } } as UseQueryResult<{ data: readonly Row[] }>;
+  return (
+    <Listed query={whole} empty={empty}>
+      {(found) => <ListTable rows={found.data} {...table} />}
+    </Listed>
   );
 }
