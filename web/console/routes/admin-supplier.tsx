@@ -10,6 +10,7 @@ import { credentialColumns } from '../components/credentials.tsx';
 import { ListAll, ListPage, useList } from '../components/list/ListPage.tsx';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { MemberForm } from '../components/MemberForm.tsx';
+import { WebhookFacts } from '../components/WebhookFacts.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 
@@ -127,24 +128,7 @@ function WebhookHealth({ supplierId }: { supplierId: number }) {
         <Loading rows={2} />
       ) : (
         <dl className="facts" data-testid="webhook-health">
-          <dt>{t('webhooks.url')}</dt>
-          <dd>
-            <code>{settings.data.baseUrl ?? t('webhooks.none')}</code>
-          </dd>
-          <dt>{t('webhooks.state')}</dt>
-          <dd data-testid="webhook-state">{settings.data.enabled ? t('webhooks.on') : t('webhooks.off')}</dd>
-          {settings.data.updatedAt && (
-            <>
-              <dt>{t('webhooks.updated')}</dt>
-              <dd>{f.dateTime(settings.data.updatedAt)}</dd>
-            </>
-          )}
-          {settings.data.previousSecretExpiresAt && (
-            <>
-              <dt>{t('webhooks.previousSecret')}</dt>
-              <dd>{t('webhooks.previousUntil', { at: f.dateTime(settings.data.previousSecretExpiresAt) })}</dd>
-            </>
-          )}
+          <WebhookFacts settings={settings.data} />
           <dt>{t('adminSupplier.failing')}</dt>
           <dd>
             <span className={failing.data.total > 0 ? 'status delivery-failed' : 'status delivery-delivered'} data-testid="failing-deliveries">

@@ -9,6 +9,7 @@ import { client, useCan } from '../lib/api.ts';
 import { catalogKeys, type Promotion } from '../lib/catalog.ts';
 import { EnabledBadge, EnabledSwitch, ImageState } from '../components/catalog.tsx';
 import { CartPreview } from '../components/CartPreview.tsx';
+import { ListTable } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -138,34 +139,25 @@ export default function PromotionPage() {
         </>
       )}
       <h2>{t('promotion.products')}</h2>
-      <div className="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('catalog.code')}</th>
-              <th scope="col" className="num">
-                {t('promotion.boxRatio')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.products.map((x) => (
-              <tr key={x.internalCode} data-promotion-product={x.internalCode}>
-                <td>
-                  {can('supplier/catalog.read') ? (
-                    <Link to="/products" search={{ search: x.internalCode }}>
-                      <code>{x.internalCode}</code>
-                    </Link>
-                  ) : (
-                    <code>{x.internalCode}</code>
-                  )}
-                </td>
-                <td className="num">{f.number(x.boxRatio)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        rows={p.products}
+        rowKey={(x) => x.internalCode}
+        rowAttrs={(x) => ({ 'data-promotion-product': x.internalCode })}
+        columns={[
+          {
+            header: t('catalog.code'),
+            cell: (x) =>
+              can('supplier/catalog.read') ? (
+                <Link to="/products" search={{ search: x.internalCode }}>
+                  <code>{x.internalCode}</code>
+                </Link>
+              ) : (
+                <code>{x.internalCode}</code>
+              ),
+          },
+          { header: t('promotion.boxRatio'), align: 'num', cell: (x) => f.number(x.boxRatio) },
+        ]}
+      />
       {can('supplier/store.read') && <CartPreview key={p.internalCode} product={p.products[0]?.internalCode} />}
     </section>
   );

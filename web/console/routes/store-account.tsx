@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { client } from '../lib/api.ts';
+import { ListTable } from '../components/list/ListPage.tsx';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -61,107 +62,67 @@ export default function StoreAccount() {
           {account.data.invoices.length === 0 ? (
             <Empty>{t('account.noInvoices')}</Empty>
           ) : (
-            <div className="table-wrap" tabIndex={0} role="region" aria-label={t('account.invoices')}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('account.invoice')}</th>
-                    <th scope="col">{t('account.issued')}</th>
-                    <th scope="col">{t('account.due')}</th>
-                    <th scope="col" className="num">
-                      {t('account.daysOverdue')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('account.amount')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('account.paid')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('account.balance')}
-                    </th>
-                    <th scope="col">{t('account.orders')}</th>
-                    <th scope="col">{t('account.pdf')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {account.data.invoices.map((i) => (
-                    <tr key={i.internalCode} data-invoice={i.internalCode}>
-                      <th scope="row">
-                        <code>{i.internalCode}</code>
-                      </th>
-                      <td>{f.dateTime(i.issuedAt)}</td>
-                      <td>{f.date(i.dueDate)}</td>
-                      <td className={i.daysOverdue > 0 ? 'num overdue' : 'num'}>{f.number(i.daysOverdue)}</td>
-                      <td className="num">{f.money(i.amount)}</td>
-                      <td className="num">{f.money(i.paid)}</td>
-                      <td className="num">{f.money(i.balance)}</td>
-                      <td>
-                        {i.orderIds.length === 0
-                          ? '—'
-                          : i.orderIds.map((id, n) => (
-                              <span key={id}>
-                                {n > 0 ? ', ' : ''}
-                                <Link to="/orders/$id" params={{ id: String(id) }}>
-                                  {id}
-                                </Link>
-                              </span>
-                            ))}
-                      </td>
-                      <td>
-                        {i.pdfUrl ? (
-                          <a href={i.pdfUrl} target="_blank" rel="noopener noreferrer" aria-label={t('account.pdfLabel', { code: i.internalCode })}>
-                            {t('account.pdf')}
-                          </a>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              label={t('account.invoices')}
+              rows={account.data.invoices}
+              rowKey={(i) => i.internalCode}
+              rowAttrs={(i) => ({ 'data-invoice': i.internalCode })}
+              columns={[
+                { header: t('account.invoice'), rowHeader: true, cell: (i) => <code>{i.internalCode}</code> },
+                { header: t('account.issued'), cell: (i) => f.dateTime(i.issuedAt) },
+                { header: t('account.due'), cell: (i) => f.date(i.dueDate) },
+                { header: t('account.daysOverdue'), align: 'num', className: (i) => (i.daysOverdue > 0 ? 'overdue' : undefined), cell: (i) => f.number(i.daysOverdue) },
+                { header: t('account.amount'), align: 'num', cell: (i) => f.money(i.amount) },
+                { header: t('account.paid'), align: 'num', cell: (i) => f.money(i.paid) },
+                { header: t('account.balance'), align: 'num', cell: (i) => f.money(i.balance) },
+                {
+                  header: t('account.orders'),
+                  cell: (i) =>
+                    i.orderIds.length === 0
+                      ? '—'
+                      : i.orderIds.map((id, n) => (
+                          <span key={id}>
+                            {n > 0 ? ', ' : ''}
+                            <Link to="/orders/$id" params={{ id: String(id) }}>
+                              {id}
+                            </Link>
+                          </span>
+                        )),
+                },
+                {
+                  header: t('account.pdf'),
+                  cell: (i) =>
+                    i.pdfUrl ? (
+                      <a href={i.pdfUrl} target="_blank" rel="noopener noreferrer" aria-label={t('account.pdfLabel', { code: i.internalCode })}>
+                        {t('account.pdf')}
+                      </a>
+                    ) : (
+                      '—'
+                    ),
+                },
+              ]}
+            />
           )}
 
           <h2>{t('account.payments')}</h2>
           {account.data.payments.length === 0 ? (
             <Empty>{t('account.noPayments')}</Empty>
           ) : (
-            <div className="table-wrap" tabIndex={0} role="region" aria-label={t('account.payments')}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('account.payment')}</th>
-                    <th scope="col">{t('account.paidAt')}</th>
-                    <th scope="col">{t('account.method')}</th>
-                    <th scope="col">{t('account.collectedBy')}</th>
-                    <th scope="col" className="num">
-                      {t('account.amount')}
-                    </th>
-                    <th scope="col">{t('account.allocations')}</th>
-                    <th scope="col" className="num">
-                      {t('account.unallocated')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {account.data.payments.map((p) => (
-                    <tr key={p.internalCode} data-payment={p.internalCode}>
-                      <th scope="row">
-                        <code>{p.internalCode}</code>
-                      </th>
-                      <td>{f.dateTime(p.paidAt)}</td>
-                      <td>{p.method === 'CASH' || p.method === 'TRANSFER' || p.method === 'CARD' ? t(`paymentMethod.${p.method}`) : p.method}</td>
-                      <td>{p.collectedBy ?? '—'}</td>
-                      <td className="num">{f.money(p.amount)}</td>
-                      <td>{p.allocations.length === 0 ? '—' : p.allocations.map((a) => `${a.invoiceInternalCode}: ${f.money(a.amount)}`).join(', ')}</td>
-                      <td className="num">{f.money(p.unallocated)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              label={t('account.payments')}
+              rows={account.data.payments}
+              rowKey={(p) => p.internalCode}
+              rowAttrs={(p) => ({ 'data-payment': p.internalCode })}
+              columns={[
+                { header: t('account.payment'), rowHeader: true, cell: (p) => <code>{p.internalCode}</code> },
+                { header: t('account.paidAt'), cell: (p) => f.dateTime(p.paidAt) },
+                { header: t('account.method'), cell: (p) => (p.method === 'CASH' || p.method === 'TRANSFER' || p.method === 'CARD' ? t(`paymentMethod.${p.method}`) : p.method) },
+                { header: t('account.collectedBy'), cell: (p) => p.collectedBy ?? '—' },
+                { header: t('account.amount'), align: 'num', cell: (p) => f.money(p.amount) },
+                { header: t('account.allocations'), cell: (p) => (p.allocations.length === 0 ? '—' : p.allocations.map((a) => `${a.invoiceInternalCode}: ${f.money(a.amount)}`).join(', ')) },
+                { header: t('account.unallocated'), align: 'num', cell: (p) => f.money(p.unallocated) },
+              ]}
+            />
           )}
         </>
       )}

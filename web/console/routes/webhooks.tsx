@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { client, DELIVERY_STATUSES, keys, useCan, type Delivery, type WebhookSettings } from '../lib/api.ts';
 import { choices, ListPage, useList } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';
+import { WebhookFacts } from '../components/WebhookFacts.tsx';
 import { useFormat, useT, type Translate } from '../i18n.ts';
 
 type Search = { status?: Delivery['status']; failing?: boolean; page?: number };
@@ -97,7 +98,6 @@ function EditSettings({ current, onSecret }: { current: WebhookSettings; onSecre
 
 function Settings() {
   const t = useT();
-  const f = useFormat();
   const can = useCan();
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: keys.webhook, queryFn: () => client.get('/webhook') });
@@ -125,24 +125,7 @@ function Settings() {
         <ErrorBox error={settings.error} retry={() => void settings.refetch()} />
       ) : (
         <dl className="facts">
-          <dt>{t('webhooks.url')}</dt>
-          <dd>
-            <code data-testid="webhook-url">{settings.data.baseUrl ?? t('webhooks.none')}</code>
-          </dd>
-          <dt>{t('webhooks.state')}</dt>
-          <dd data-testid="webhook-state">{settings.data.enabled ? t('webhooks.on') : t('webhooks.off')}</dd>
-          {settings.data.updatedAt && (
-            <>
-              <dt>{t('webhooks.updated')}</dt>
-              <dd>{f.dateTime(settings.data.updatedAt)}</dd>
-            </>
-          )}
-          {settings.data.previousSecretExpiresAt && (
-            <>
-              <dt>{t('webhooks.previousSecret')}</dt>
-              <dd>{t('webhooks.previousUntil', { at: f.dateTime(settings.data.previousSecretExpiresAt) })}</dd>
-            </>
-          )}
+          <WebhookFacts settings={settings.data} />
         </dl>
       )}
       {shown && <ShownOnce secret={shown.secret} intro={shown.rotated ? t('webhooks.secretRotated') : t('webhooks.secretCreated')} />}
