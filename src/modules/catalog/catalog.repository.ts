@@ -4,6 +4,7 @@ import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import { containsText, textIn, byCode, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
 import { registerImages } from '../images/images.repository.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -314,18 +315,16 @@ export async function upsertCategory(
 export async function listTopCategories(db: Executor, supplierId: number, query: { enabled?: boolean; take: number; page: number }) {
   let base = db.selectFrom('categories as c').where('c.supplier_id', '=', supplierId).where('c.parent_id', 'is', null);
   if (query.enabled !== undefined) base = base.where('c.enabled', '=', query.enabled);
-  const [rows, count] = await Promise.all([
-    base
-      .leftJoin('categories as parent', 'parent.id', 'c.parent_id')
-      .select(categoryColumns)
-      .orderBy(sql`c.weight asc nulls last`)
-      .orderBy(byCode('c.internal_code'))
-      .limit(query.take)
-      .offset((query.page - 1) * query.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(
+    base,
+    (q) =>
+      q
+        .leftJoin('categories as parent', 'parent.id', 'c.parent_id')
+        .select(categoryColumns)
+        .orderBy(sql`c.weight asc nulls last`)
+        .orderBy(byCode('c.internal_code')),
+    query,
+  );
 }
 
 export async function listSubcategories(db: Executor, supplierId: number, parentIds: number[], enabled?: boolean) {
@@ -398,14 +397,5 @@ export async function listProducts(db: Executor, supplierId: number, f: ProductF
       ]),
     );
   }
-  const [rows, count] = await Promise.all([
-    base
-      .select(productColumns)
-      .orderBy(byCode('p.internal_code'))
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(base, (q) => q.select(productColumns).orderBy(byCode('p.internal_code')), f);
 }

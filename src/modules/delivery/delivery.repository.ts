@@ -3,6 +3,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB, DeliveryDay, DeliveryException, DeliveryZonesTable, MinimumOrderRule } from '../../db/types.ts';
 import { byCode, containsText } from '../../db/sql.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 export type ZoneRow = Selectable<DeliveryZonesTable>;
@@ -44,16 +45,7 @@ export async function findZone(db: Executor, supplierId: number, code: string): 
 export async function listZones(db: Executor, supplierId: number, f: { search?: string; take: number; page: number }) {
   let base = db.selectFrom('delivery_zones').where('supplier_id', '=', supplierId);
   if (f.search) base = base.where(containsText(['internal_code', 'name'], f.search));
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(byCode('internal_code'))
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(base, (q) => q.selectAll().orderBy(byCode('internal_code')), f);
 }
 
 /** The zone of a store (by its platform id), or null when it has none. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, GrouperKind } from '../../db/types.ts';
 import { containsText, textIn, byCode } from '../../db/sql.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -40,24 +41,22 @@ export async function listGroupers(db: Executor, supplierId: number, kind: Group
   let base = db.selectFrom('groupers as g').where('g.supplier_id', '=', supplierId).where('g.kind', '=', kind);
   if (f.search) base = base.where(containsText(['g.internal_code', 'g.name'], f.search));
   if (f.enabled !== undefined) base = base.where('g.enabled', '=', f.enabled);
-  const [rows, count] = await Promise.all([
-    base
-      .select(['g.internal_code', 'g.name', 'g.enabled', 'g.created_at', 'g.updated_at'])
-      .select((eb) =>
-        eb
-          .selectFrom('grouper_stores as x')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('x.supplier_id', '=', supplierId)
-          .whereRef('x.grouper_id', '=', 'g.id')
-          .as('store_count'),
-      )
-      .orderBy(byCode('g.internal_code'))
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(
+    base,
+    (q) =>
+      q
+        .select(['g.internal_code', 'g.name', 'g.enabled', 'g.created_at', 'g.updated_at'])
+        .select((eb) =>
+          eb
+            .selectFrom('grouper_stores as x')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where('x.supplier_id', '=', supplierId)
+            .whereRef('x.grouper_id', '=', 'g.id')
+            .as('store_count'),
+        )
+        .orderBy(byCode('g.internal_code')),
+    f,
+  );
 }
 
 export async function grouperStoreCodes(db: Executor, supplierId: number, grouperId: number) {

@@ -4,6 +4,7 @@
 // engine's own failed items, never from a row per item.
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { DB, ImportsTable } from '../../db/types.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 export interface NewPart {
   part: number;
@@ -47,16 +48,7 @@ export type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
 export async function listImports(db: Kysely<DB>, supplierId: number, f: { kind?: string; take: number; page: number }) {
   let base = db.selectFrom('imports').where('supplier_id', '=', supplierId);
   if (f.kind) base = base.where('kind', '=', f.kind);
-  const [rows, count] = await Promise.all([
-    base
-      .select(columns)
-      .orderBy('seq', 'desc')
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(base, (q) => q.select(columns).orderBy('seq', 'desc'), f);
 }
 
 /** The batches of these imports with their counts, each once, in submission order. */

@@ -3,6 +3,7 @@ import type { StagedRun } from '../batch/batch.kinds.ts';
 import type { DB } from '../../db/types.ts';
 import { insertElseUpsert } from '../../db/insert-first.ts';
 import { containsText, byCode, idsOf } from '../../db/sql.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -42,19 +43,17 @@ export async function listPriceLists(db: Kysely<DB>, supplierId: number, f: { se
   let base = db.selectFrom('price_lists as l').where('l.supplier_id', '=', supplierId);
   if (f.search) base = base.where(containsText(['l.internal_code', 'l.name'], f.search));
   if (f.enabled !== undefined) base = base.where('l.enabled', '=', f.enabled);
-  const [rows, count] = await Promise.all([
-    base
-      .select(['l.internal_code', 'l.name', 'l.enabled', 'l.created_at', 'l.updated_at'])
-      .select((eb) =>
-        eb.selectFrom('price_list_stores as x').select(sql<number>`count(*)::int`.as('n')).whereRef('x.price_list_id', '=', 'l.id').as('store_count'),
-      )
-      .orderBy(byCode('l.internal_code'))
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(
+    base,
+    (q) =>
+      q
+        .select(['l.internal_code', 'l.name', 'l.enabled', 'l.created_at', 'l.updated_at'])
+        .select((eb) =>
+          eb.selectFrom('price_list_stores as x').select(sql<number>`count(*)::int`.as('n')).whereRef('x.price_list_id', '=', 'l.id').as('store_count'),
+        )
+        .orderBy(byCode('l.internal_code')),
+    f,
+  );
 }
 
 export interface EntryPageFilter {

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, PromotionsTable, PromotionType } from '../../db/types.ts';
 import { compiledOnce, containsText, idIn, textIn, byCode } from '../../db/sql.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -167,17 +168,7 @@ function filtered(db: Executor, supplierId: number, filter: ListFilter) {
 /** One page, by start date, then code. */
 export async function listPromotions(db: Executor, supplierId: number, filter: ListFilter & { take: number; page: number }) {
   const base = filtered(db, supplierId, filter);
-  const [rows, count] = await Promise.all([
-    base
-      .select(columns)
-      .orderBy('start_date')
-      .orderBy(byCode('internal_code'))
-      .limit(filter.take)
-      .offset((filter.page - 1) * filter.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(base, (q) => q.select(columns).orderBy('start_date').orderBy(byCode('internal_code')), filter);
 }
 
 /** Every promotion of the supplier (for pricing), optionally only those in force on `today`. */

@@ -2,6 +2,7 @@
 // and emptying or filling a twin (README.md).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -59,16 +60,14 @@ export async function deleteClock(trx: Transaction<DB>, supplierId: number) {
 
 export async function inboxPage(db: Executor, supplierId: number, f: { take: number; page: number }) {
   const base = db.selectFrom('messages').where('supplier_id', '=', supplierId);
-  const [rows, count] = await Promise.all([
-    base
-      .select(['id', 'purpose', 'to_kind', 'recipient', 'channel', 'subject', 'body', 'status', 'last_error', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(
+    base,
+    (q) =>
+      q
+        .select(['id', 'purpose', 'to_kind', 'recipient', 'channel', 'subject', 'body', 'status', 'last_error', 'created_at'])
+        .orderBy('id', 'desc'),
+    f,
+  );
 }
 
 // Emptying and filling a twin.

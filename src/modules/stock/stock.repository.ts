@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { containsText, byCode } from '../../db/sql.ts';
 import type { DB } from '../../db/types.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 /** u 0: the rule for every package size of the product. */
 export async function upsertRules(trx: Transaction<DB>, supplierId: number, rows: { g: number; p: number; u: number; a: boolean }[]) {
@@ -26,15 +27,13 @@ export async function listRules(db: Kysely<DB>, supplierId: number, grouperId: n
     .where('p.supplier_id', '=', supplierId);
   if (f.search) base = base.where(containsText(['p.internal_code', 'p.name'], f.search));
   if (f.available !== undefined) base = base.where('r.available', '=', f.available);
-  const [rows, count] = await Promise.all([
-    base
-      .select(['p.internal_code', 'p.name', 'r.units', 'r.available', 'r.updated_at'])
-      .orderBy(byCode('p.internal_code'))
-      .orderBy('r.units')
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(
+    base,
+    (q) =>
+      q
+        .select(['p.internal_code', 'p.name', 'r.units', 'r.available', 'r.updated_at'])
+        .orderBy(byCode('p.internal_code'))
+        .orderBy('r.units'),
+    f,
+  );
 }

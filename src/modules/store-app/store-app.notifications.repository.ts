@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { isMember } from './store-app.repository.ts';
 import type { NotificationType } from './store-app.notifications.types.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 export interface NewNotification {
   supplierId: number;
@@ -38,24 +39,22 @@ export async function listForPerson(db: Kysely<DB>, personId: number, q: { unrea
     )
     .where(isMember(personId, 'n.store_id'));
   if (q.unread) query = query.where('r.notification_id', 'is', null);
-  const [rows, count] = await Promise.all([
-    query
-      .select(['n.id', 'n.type', 'n.store_id', 's.internal_code as store_code', 's.name as store_name', 'n.ticket_id', 'n.order_id', 'n.message', 'n.created_at'])
-      .select(sql<boolean>`r.notification_id is not null`.as('read'))
-      // A delivery tells how much came: the order's packages delivered and ordered (fixed once delivered).
-      .select(
-        sql<{ delivered: number; ordered: number } | null>`case when n.type = 'ORDER_DELIVERED' then (
+  return offsetPage(
+    query,
+    (page) =>
+      page
+        .select(['n.id', 'n.type', 'n.store_id', 's.internal_code as store_code', 's.name as store_name', 'n.ticket_id', 'n.order_id', 'n.message', 'n.created_at'])
+        .select(sql<boolean>`r.notification_id is not null`.as('read'))
+        // A delivery tells how much came: the order's packages delivered and ordered (fixed once delivered).
+        .select(
+          sql<{ delivered: number; ordered: number } | null>`case when n.type = 'ORDER_DELIVERED' then (
           select json_build_object('delivered', coalesce(sum((l->>'deliveredQuantity')::int), 0), 'ordered', coalesce(sum((l->>'quantity')::int), 0))
           from orders o cross join jsonb_array_elements(o.products) l
           where o.supplier_id = n.supplier_id and o.id = n.order_id) end`.as('packages'),
-      )
-      .orderBy('n.id', 'desc')
-      .limit(q.take)
-      .offset((q.page - 1) * q.take)
-      .execute(),
-    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+        )
+        .orderBy('n.id', 'desc'),
+    q,
+  );
 }
 
 /** Marks as read, for this person, those of `ids` that belong to their stores; answers those ids. */

@@ -3,6 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import { containsText, textIn, byCode, idIn, idOf, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -301,16 +302,7 @@ export async function listStores(db: Executor, supplierId: number, f: { search?:
   let base = db.selectFrom('stores').where('supplier_id', '=', supplierId);
   if (f.search) base = base.where(containsText(['internal_code', 'name'], f.search));
   if (f.enabled !== undefined) base = base.where('enabled', '=', f.enabled);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(byCode('internal_code'))
-      .limit(f.take)
-      .offset((f.page - 1) * f.take)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(base, (q) => q.selectAll().orderBy(byCode('internal_code')), f);
 }
 
 /** The links of several stores at once (two queries for a whole page), by store code. */

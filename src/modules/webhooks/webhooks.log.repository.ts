@@ -2,6 +2,7 @@
 // statement of the read side of the webhook outbox.
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB, WebhookDeliveryStatus } from '../../db/types.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 export interface DeliveryListQuery {
   status?: WebhookDeliveryStatus;
@@ -88,17 +89,7 @@ export async function listDeliveries(db: Kysely<DB>, supplierId: number, q: Deli
       isDay(q.to) ? sql<SqlBool>`(d.created_at at time zone ${timezone})::date <= ${q.to}::date` : sql<SqlBool>`d.created_at <= ${q.to}::timestamptz`,
     );
   }
-  const [rows, count] = await Promise.all([
-    query
-      .select(columns)
-      .select(attempts)
-      .orderBy('d.id', 'desc')
-      .limit(q.take)
-      .offset((q.page - 1) * q.take)
-      .execute(),
-    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(query, (page) => page.select(columns).select(attempts).orderBy('d.id', 'desc'), q);
 }
 
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>['rows'][number];
