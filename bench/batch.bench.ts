@@ -21,35 +21,15 @@
 // BENCH_ENTRIES (default 1000000, the issue's load) sets N. BATCH_SIZE, BATCH_CHUNK_SIZE, WORKER_CONCURRENCY
 // and WORKER_POLL_MS are passed to the service when set, for experiments.
 import type pg from 'pg';
-import {
-  call,
-  checkBatches,
-  checkpoint,
-  copyIn,
-  createSupplier,
-  envInt,
-  fmtInt,
-  fmtMs,
-  median,
-  table,
-  topologyFromEnv,
-  type RunningService,
-  type Supplier,
-  waitForBatches,
-  withBenchService,
-} from './lib.ts';
+import { call, checkBatches, checkpoint, copyIn, createSupplier, envInt, fmtInt, fmtMs, median, ranges, type RunningService, type Supplier, table, topologyFromEnv, waitForBatches, withBenchService } from './lib.ts';
+import { entryOf, PACKAGE_SIZES, PER_REQUEST, productCode, seedCatalog } from './price-load.ts';
 
 const ENTRIES = envInt('BENCH_ENTRIES', 1_000_000);
-const PER_REQUEST = 50_000; // the contract's largest batch request
-const PACKAGE_SIZES = 10; // units 1..10 per product: PRODUCTS × 10 distinct (product, units) keys
 const PRODUCTS = Math.ceil(ENTRIES / PACKAGE_SIZES);
 const priceListOf = (round: number) => `BENCH-LIST-${round + 1}`;
 const TARGET_RATIO = 0.35;
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 
-const productCode = (p: number) => `P${String(p + 1).padStart(7, '0')}`;
-/** Entry i: product i / 10, units i % 10 + 1, a price of 1.00 .. 999.99 held as whole cents. */
-const entryOf = (i: number) => ({ p: Math.floor(i / PACKAGE_SIZES), units: (i % PACKAGE_SIZES) + 1, cents: 100 + ((i * 7919) % 99_900) });
 const centsText = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
 const expectedCents = (() => {
   let sum = 0;
@@ -59,31 +39,6 @@ const expectedCents = (() => {
 
 const log = (message: string) => console.log(`[bench] ${message}`);
 
-function ranges(total: number, size: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let start = 0; start < total; start += size) out.push([start, Math.min(start + size, total)]);
-  return out;
-}
-
-
-async function seedCatalog(service: RunningService, supplier: Supplier) {
-  const as = { headers: supplier.headers };
-  await call(service.baseUrl, 'PUT', '/category', { ...as, body: { internalCode: 'BENCH-CAT', name: 'Bench category' }, expect: 200 });
-  const brand = await call(service.baseUrl, 'POST', '/batch/brand', { ...as, body: { upsert: [{ internalCode: 'BENCH-BRAND', name: 'Bench brand' }] }, expect: 202 });
-  checkBatches('brand seed', await waitForBatches(service, supplier, brand.body.batchId));
-  const ids: string[] = [];
-  for (const [start, end] of ranges(PRODUCTS, PER_REQUEST)) {
-    const upsert = [];
-    for (let p = start; p < end; p++) {
-      upsert.push({ internalCode: productCode(p), name: `Product ${p + 1}`, brandInternalCode: 'BENCH-BRAND', categoryInternalCode: 'BENCH-CAT' });
-    }
-    ids.push(...(await call(service.baseUrl, 'POST', '/batch/product', { ...as, body: { upsert }, expect: 202 })).body.batchId);
-  }
-  checkBatches('product seed', await waitForBatches(service, supplier, ids));
-  for (let round = 0; round < ROUNDS; round++) {
-    await call(service.baseUrl, 'POST', '/pricelist', { ...as, body: { internalCode: priceListOf(round), name: `Bench list ${round + 1}` }, expect: 200 });
-  }
-}
 
 /**
  * Statistics for the freshly seeded tables. Autovacuum would gather them within a minute
@@ -242,7 +197,7 @@ async function main() {
   await withBenchService(log, async ({ service, pool }) => {
     const supplier = await createSupplier(service, 'BENCH');
     const t = performance.now();
-    await seedCatalog(service, supplier);
+    await seedCatalog(service, supplier, PRODUCTS, Array.from({ length: ROUNDS }, (_, round) => ({ internalCode: priceListOf(round), name: `Bench list ${round + 1}` })));
     await analyze(pool);
     await createCopyTable(pool);
     log(`seeded ${fmtInt(PRODUCTS)} products and ${ROUNDS} price list(s) in ${fmtMs(performance.now() - t)}`);

@@ -25,23 +25,7 @@
 // WORKER_CONCURRENCY and WORKER_POLL_MS are passed to the service when set, for experiments.
 import type pg from 'pg';
 import { copyValue } from '../src/db/copy.ts';
-import {
-  call,
-  checkBatches,
-  checkpoint,
-  copyIn,
-  createSupplier,
-  envInt,
-  fmtInt,
-  fmtMs,
-  median,
-  table,
-  topologyFromEnv,
-  type RunningService,
-  type Supplier,
-  waitForBatches,
-  withBenchService,
-} from './lib.ts';
+import { call, checkBatches, checkpoint, copyIn, createSupplier, envInt, fmtInt, fmtMs, median, ranges, type RunningService, type Supplier, table, topologyFromEnv, waitForBatches, withBenchService } from './lib.ts';
 
 const PRODUCTS = envInt('BENCH_PRODUCTS', 50_000);
 const STORES = envInt('BENCH_STORES', 50_000);
@@ -53,11 +37,6 @@ const CATEGORY = 'BENCH-CAT';
 
 const log = (message: string) => console.log(`[bench] ${message}`);
 
-function ranges(total: number, size: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let start = 0; start < total; start += size) out.push([start, Math.min(start + size, total)]);
-  return out;
-}
 
 // The rows, as the API receives them and as COPY receives them: the same values.
 const productCode = (i: number) => `P${String(i + 1).padStart(7, '0')}`;

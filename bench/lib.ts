@@ -300,6 +300,13 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** [start, end) ranges of `size` covering 0 .. total (a load sent in requests or COPY chunks of `size`). */
+export function ranges(total: number, size: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let start = 0; start < total; start += size) out.push([start, Math.min(start + size, total)]);
+  return out;
+}
+
 export const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 export const fmtMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 

@@ -28,25 +28,10 @@
 // WORKER_CONCURRENCY and WORKER_POLL_MS are passed to the service when set.
 import fs from 'node:fs';
 import type pg from 'pg';
-import {
-  call,
-  checkBatches,
-  createSupplier,
-  envInt,
-  fmtInt,
-  fmtMs,
-  median,
-  table,
-  waitForBatches,
-  type RunningService,
-  type Supplier,
-  topologyFromEnv,
-  withBenchService,
-} from './lib.ts';
+import { call, checkBatches, createSupplier, envInt, fmtInt, fmtMs, median, ranges, type RunningService, type Supplier, table, topologyFromEnv, waitForBatches, withBenchService } from './lib.ts';
+import { entryOf, PACKAGE_SIZES, PER_REQUEST, productCode, seedCatalog } from './price-load.ts';
 
 const ENTRIES = envInt('BENCH_REFRESH_ENTRIES', 1_000_000);
-const PER_REQUEST = 50_000; // the contract's largest batch request
-const PACKAGE_SIZES = 10;
 const PRODUCTS = Math.ceil(ENTRIES / PACKAGE_SIZES);
 const CHANGED_EVERY = 10; // one entry in ten gets a new price
 const FILLFACTOR = process.env.BENCH_FILLFACTOR ? envInt('BENCH_FILLFACTOR', 100) : undefined;
@@ -55,9 +40,6 @@ const listOf = (round: number) => `BENCH-REFRESH-${round + 1}`;
 const TARGET_TIME = 0.6;
 const TARGET_REWRITES = 1.2;
 
-const productCode = (p: number) => `P${String(p + 1).padStart(7, '0')}`;
-/** Entry i: product i / 10, units i % 10 + 1, a price of 1.00 .. 999.99 held as whole cents. */
-const entryOf = (i: number) => ({ p: Math.floor(i / PACKAGE_SIZES), units: (i % PACKAGE_SIZES) + 1, cents: 100 + ((i * 7919) % 99_900) });
 /** Spread over every product and page: entry i changes when i % 10 is 7 (its price goes up a cent). */
 const changes = (i: number) => i % CHANGED_EVERY === 7;
 const centsOf = (i: number, refreshed: boolean) => entryOf(i).cents + (refreshed && changes(i) ? 1 : 0);
@@ -70,31 +52,6 @@ const sumCents = (refreshed: boolean) => {
 
 const log = (message: string) => console.log(`[bench] ${message}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function ranges(total: number, size: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let start = 0; start < total; start += size) out.push([start, Math.min(start + size, total)]);
-  return out;
-}
-
-async function seedCatalog(service: RunningService, supplier: Supplier) {
-  const as = { headers: supplier.headers };
-  await call(service.baseUrl, 'PUT', '/category', { ...as, body: { internalCode: 'BENCH-CAT', name: 'Bench category' }, expect: 200 });
-  const brand = await call(service.baseUrl, 'POST', '/batch/brand', { ...as, body: { upsert: [{ internalCode: 'BENCH-BRAND', name: 'Bench brand' }] }, expect: 202 });
-  checkBatches('brand seed', await waitForBatches(service, supplier, brand.body.batchId));
-  const ids: string[] = [];
-  for (const [start, end] of ranges(PRODUCTS, PER_REQUEST)) {
-    const upsert = [];
-    for (let p = start; p < end; p++) {
-      upsert.push({ internalCode: productCode(p), name: `Product ${p + 1}`, brandInternalCode: 'BENCH-BRAND', categoryInternalCode: 'BENCH-CAT' });
-    }
-    ids.push(...(await call(service.baseUrl, 'POST', '/batch/product', { ...as, body: { upsert }, expect: 202 })).body.batchId);
-  }
-  checkBatches('product seed', await waitForBatches(service, supplier, ids));
-  for (let round = 0; round < ROUNDS; round++) {
-    await call(service.baseUrl, 'POST', '/pricelist', { ...as, body: { internalCode: listOf(round), name: `Bench refresh list ${round + 1}` }, expect: 200 });
-  }
-}
 
 /** A phase's request bodies, serialized and encoded before the clock starts (the client's JSON encoding is not the service's cost). */
 function bodies(list: string, refreshed: boolean): Buffer[] {
@@ -309,7 +266,7 @@ async function main() {
   await withBenchService(log, async ({ service, pool }) => {
     const supplier = await createSupplier(service, 'BENCH');
     const t = performance.now();
-    await seedCatalog(service, supplier);
+    await seedCatalog(service, supplier, PRODUCTS, Array.from({ length: ROUNDS }, (_, round) => ({ internalCode: listOf(round), name: `Bench refresh list ${round + 1}` })));
     // Statistics for the freshly seeded tables (autovacuum would gather them within a minute).
     await pool.query('analyze products, price_lists, brands, categories');
     if (FILLFACTOR !== undefined) await pool.query(`alter table price_entries set (fillfactor = ${FILLFACTOR})`);
