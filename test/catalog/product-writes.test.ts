@@ -4,18 +4,16 @@
 // Whatever the path, the rows must be exactly those of applying every item one after
 // another; chunks of 3 put new and existing codes in every order within and across chunks.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { productBatchKind } from '../../src/modules/catalog/catalog.batch.ts';
 import * as repo from '../../src/modules/catalog/catalog.repository.ts';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { stepAgainstModel, stepDrawnBatches } from '../helpers/drawn-batches.ts';
+import { appForFile } from '../helpers/fixtures.ts';
 import { stagedUpsert, writtenBothWays } from '../helpers/staging.ts';
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ env: { BATCH_CHUNK_SIZE: '3' } });
-});
-afterAll(() => t.close());
+appForFile((app) => (t = app), { env: { BATCH_CHUNK_SIZE: '3' } });
 
 async function newSupplier() {
   const s = await t.supplier();

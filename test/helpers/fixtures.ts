@@ -1,7 +1,7 @@
-// Small fixtures many test files share, written once: the file's app with one supplier, the
+// Small fixtures many test files share, written once: the file's app (with one supplier), the
 // timestamp every answer writes, a status-checked JSON answer, price list entries, and
 // imported PENDING orders.
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from './app.ts';
 
 /** An ISO 8601 UTC timestamp with milliseconds, as every answer writes one. */
@@ -17,6 +17,19 @@ export const stamps = { createdAt: expect.stringMatching(ISO), updatedAt: expect
 export async function appWithSupplier(options?: Parameters<typeof createTestApp>[0]): Promise<{ t: TestApp; s: TestSupplier }> {
   const t = await createTestApp(options);
   return { t, s: await t.supplier() };
+}
+
+/**
+ * Builds the file's app before its tests and closes it after them, handing it to `use` once
+ * built: `let t: TestApp; appForFile((app) => (t = app));`.
+ */
+export function appForFile(use: (t: TestApp) => void, options?: Parameters<typeof createTestApp>[0]) {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(options);
+    use(t);
+  });
+  afterAll(() => t?.close());
 }
 
 /** The answer's JSON body, after checking its status (200 unless said). */
