@@ -1,6 +1,13 @@
 // Migrates one template database per run; every test file then gets its own fresh copy
 // of it (a PGlite snapshot, or CREATE DATABASE ... TEMPLATE on PostgreSQL), so files
-// never share state and never depend on each other's order.
+// never share state and never depend on each other's order. On PGlite the same template
+// is also written once as a data folder, which a test's child process gets a copy of
+// (test/helpers/process.ts) instead of running initdb and every migration itself.
+//
+// The web apps are built here once, before any file starts: the browser tests, the page
+// tests and every `serve` child need the build, and when the sources changed since the
+// last one (or in a fresh copy of the repository, as CI runs) each of them would build
+// its own at the same time, minutes of CPU on a 2-core machine.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,10 +17,13 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { TestProject } from 'vitest/node';
 import { postgresPool } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
+import { ensureWebBuild } from '../../src/main/web-build.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    /** A migrated PGlite data folder (DATA_DIR/pglite) to copy; empty on PostgreSQL. */
+    pgliteDataDir: string;
     postgresTemplate: string;
   }
 }
@@ -25,6 +35,7 @@ export function databaseUrlFor(base: string, database: string) {
 }
 
 export default async function setup(project: TestProject) {
+  await ensureWebBuild((message) => console.log(`test setup: ${message}`));
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `surtido_tpl_${process.pid}`;
@@ -36,6 +47,7 @@ export default async function setup(project: TestProject) {
     await db.destroy();
     project.provide('postgresTemplate', name);
     project.provide('pgliteTemplate', '');
+    project.provide('pgliteDataDir', '');
     return async () => {
       // Drop what this run's files left (they drop their own; a crashed file may not have),
       // and nothing of another run on the same server.
@@ -52,9 +64,22 @@ export default async function setup(project: TestProject) {
   await migrateToLatest(db);
   const dump = await client.dumpDataDir('none');
   await db.destroy();
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-test-')), 'template.tar');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-test-'));
+  const file = path.join(folder, 'template.tar');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  // The same snapshot as a data folder, as the service opens it (src/db/database.ts
+  // openPGlite) and writes it: owner-only files and folders (restrictNewFiles).
+  const dataDir = path.join(folder, 'data');
+  const umask = process.umask(0o077);
+  try {
+    fs.mkdirSync(dataDir);
+    const onDisk = await PGlite.create({ dataDir: path.join(dataDir, 'pglite'), loadDataDir: dump });
+    await onDisk.close();
+  } finally {
+    process.umask(umask);
+  }
   project.provide('pgliteTemplate', file);
+  project.provide('pgliteDataDir', dataDir);
   project.provide('postgresTemplate', '');
-  return () => fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  return () => fs.rmSync(folder, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { waitForReady as readyz } from '../../support/net.ts';
 import { freshDatabase, onPostgres } from './database.ts';
 
@@ -46,7 +46,9 @@ export const waitForReady = (baseUrl: string, child?: Child, timeoutMs = 120_000
 /**
  * The processes and scratch state of one test file, all ended and removed after it:
  * `start` runs the CLI as a child; `storage` gives a service its own database (a fresh
- * PostgreSQL database when the suite runs there, else a PGlite folder); `killableWorker`
+ * PostgreSQL database when the suite runs there, else a PGlite folder: empty, or with
+ * `migrated` a copy of the run's migrated template, so the child skips initdb and every
+ * migration, seconds of a 2-core machine per start); `killableWorker`
  * starts a service whose worker a test can kill: on PostgreSQL the API runs apart and
  * each call starts a worker process, on PGlite each call starts the whole service on one
  * data folder (only one process may hold it).
@@ -65,7 +67,8 @@ export function processScope(prefix: string) {
     return child;
   };
 
-  async function storage(): Promise<Record<string, string>> {
+  /** On PostgreSQL always a clone of the migrated template; on PGlite an empty folder unless `migrated`. */
+  async function storage(options: { migrated?: boolean } = {}): Promise<Record<string, string>> {
     if (onPostgres()) {
       const database = await freshDatabase();
       cleanups.push(() => database.close());
@@ -73,12 +76,13 @@ export function processScope(prefix: string) {
     }
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `surtido-${prefix}-`));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    if (options.migrated) fs.cpSync(path.join(inject('pgliteDataDir'), 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
     return { DATA_DIR: dataDir };
   }
 
-  /** Starts a killable worker each call; `env` names its storage (DATABASE_URL on PostgreSQL). */
+  /** Starts a killable worker each call (on a migrated database); `env` names its storage (DATABASE_URL on PostgreSQL). */
   async function killableWorker(settings: Record<string, string>): Promise<(() => Child) & { env: Record<string, string> }> {
-    const env = { ...settings, ...(await storage()) };
+    const env = { ...settings, ...(await storage({ migrated: true })) };
     if (onPostgres()) {
       start(['api'], env);
       return Object.assign(() => start(['worker'], env), { env });
