@@ -66,10 +66,7 @@ describe('PUT /promotion/...', () => {
       start: '2026-03-01',
       end: '2026-03-31',
       type: 'DISCOUNT_MULTIPLE',
-      products: [
-        { internalCode: 'P-2', boxRatio: 1 },
-        { internalCode: 'P-3', boxRatio: 0.5 },
-      ],
+      products: [{ internalCode: 'P-2', boxRatio: 1 }, { internalCode: 'P-3', boxRatio: 0.5 }],
       discountTiersDataCash: [
         { min: 10000, max: 49999.99, discountPercentage: 2.5 },
         { min: 50000, discountAmount: 1234.5678 },
