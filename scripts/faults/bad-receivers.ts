@@ -18,13 +18,11 @@
 // valid signature), none is lost; placing orders never waits for a receiver. The figures
 // show what a misbehaving receiver costs the others (dispatcher slots held until the
 // timeout). Exits 1 if an event was lost.
-import { randomBytes } from 'node:crypto';
-import { freePort } from '../../support/net.ts';
 import { sleep } from '../../support/wait.ts';
 import { LoadClient } from './client.ts';
-import { checkEvents, createSupplier, drain, every, openTicket, placeOrder, type SupplierFixture } from './fixture.ts';
-import { createScratch, fmtMs, log, migrate, percentile, printMachine, query, runScript, serviceEnv, startProcess, stopProcess, table, Verdicts, waitForReady } from './lib.ts';
-import { Receiver, type Behaviour, type Call } from './receiver.ts';
+import { checkEvents, createSupplier, drain, every, faultSetup, openTicket, placeOrder, type SupplierFixture } from './fixture.ts';
+import { fmtMs, log, percentile, printMachine, query, runScript, startProcess, stopProcess, table, Verdicts, waitForReady } from './lib.ts';
+import type { Behaviour, Call } from './receiver.ts';
 
 const BASELINE_SECONDS = Number(process.env.BASELINE_SECONDS ?? 15);
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 45);
@@ -45,21 +43,14 @@ const RECEIVERS: { code: string; what: string; policy: (call: Call) => Behaviour
 
 await runScript('fault:receivers', async (onCleanup) => {
   printMachine();
-  const scratch = await createScratch('surtido_fault');
-  onCleanup(() => scratch.drop());
-  const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;
-  const env = serviceEnv(scratch.url, adminToken, {
+  const settings = {
     WORKER_POLL_MS: '100',
     WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
     WEBHOOK_LEASE_SECONDS: '10',
     // The per-supplier share of the delivery slots, to compare settings (default: the service's).
     ...(process.env.WEBHOOK_SUPPLIER_CONCURRENCY ? { WEBHOOK_SUPPLIER_CONCURRENCY: process.env.WEBHOOK_SUPPLIER_CONCURRENCY } : {}),
-  });
-  await migrate(env);
-  const receiver = await new Receiver().start();
-  onCleanup(() => receiver.close());
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  };
+  const { scratch, adminToken, env, receiver, port, baseUrl } = await faultSetup(onCleanup, settings, { audit: false });
   const api = startProcess('api', 'api', { ...env, PORT: String(port) });
   const worker = startProcess('worker', 'worker', env);
   onCleanup(() => Promise.all([stopProcess(api), stopProcess(worker)]).then(() => {}));

@@ -9,17 +9,36 @@
 //   may start before the previous one finished.
 // - no event lost: every outbox event was answered 2xx by the receiver, every order and
 //   ticket has its one created event, every order a client was told about exists.
+import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../src/db/types.ts';
 import { batchRegistry } from '../../src/deps.ts';
 import { batchItems } from '../../src/modules/batch/batch.service.ts';
-import type { Send } from '../../support/net.ts';
+import { freePort, type Send } from '../../support/net.ts';
 import * as service from '../../support/service.ts';
 import { sleep, waitFor } from '../../support/wait.ts';
 import type { LoadClient } from './client.ts';
-import { query, table, type Verdicts } from './lib.ts';
-import type { Policy, Receiver } from './receiver.ts';
+import { createScratch, migrate, query, serviceEnv, table, type Verdicts } from './lib.ts';
+import { Receiver, type Policy } from './receiver.ts';
+
+/**
+ * What every fault run starts from: a scratch database migrated for the service's `env`
+ * (`settings` over serviceEnv's), the price-entry audit when `audit`, the webhook receiver
+ * and a free port for the API (`baseUrl`). Each is undone by runScript's cleanups.
+ */
+export async function faultSetup(onCleanup: (fn: () => Promise<void> | void) => void, settings: Record<string, string>, { audit }: { audit: boolean }) {
+  const scratch = await createScratch('surtido_fault');
+  onCleanup(() => scratch.drop());
+  const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;
+  const env = serviceEnv(scratch.url, adminToken, settings);
+  await migrate(env);
+  if (audit) await installAudit(scratch.pool);
+  const receiver = await new Receiver().start();
+  onCleanup(() => receiver.close());
+  const port = await freePort();
+  return { scratch, adminToken, env, receiver, port, baseUrl: `http://127.0.0.1:${port}` };
+}
 
 export interface SupplierFixture {
   code: string;

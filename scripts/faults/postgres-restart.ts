@@ -24,16 +24,11 @@
 // throwaway cluster: the run then uses FAULT_DATABASE_URL (else DATABASE_URL, else
 // postgres://postgres@127.0.0.1:5432/test) and restarts the machine's Debian cluster with
 // `pg_ctlcluster`, as root, disturbing everyone else who uses it.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { freePort } from '../../support/net.ts';
 import { sleep } from '../../support/wait.ts';
 import { LoadClient } from './client.ts';
-import { checkBatches, checkEvents, checkLosses, createSupplier, drain, every, installAudit, lossTable, openTicket, placeOrder, read, sendBatch, type SupplierFixture } from './fixture.ts';
-import {
-  createScratch, fmtMs, log, migrate, percentile, postgresOutage, printMachine, runScript, serverUrl, serviceEnv, startProcess, startThrowawayCluster, stopProcess, table, Verdicts, waitForReady, type Outage,
-} from './lib.ts';
-import { Receiver } from './receiver.ts';
+import { checkBatches, checkEvents, checkLosses, createSupplier, drain, every, faultSetup, lossTable, openTicket, placeOrder, read, sendBatch, type SupplierFixture } from './fixture.ts';
+import { fmtMs, log, percentile, postgresOutage, printMachine, runScript, serverUrl, startProcess, startThrowawayCluster, stopProcess, table, Verdicts, waitForReady, type Outage } from './lib.ts';
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const OUTAGE_SECONDS = Number(process.env.OUTAGE_SECONDS ?? 4);
@@ -66,17 +61,7 @@ await runScript('fault:postgres', async (onCleanup) => {
     onCleanup(() => cluster.remove()); // registered first: runs last, after the scratch database is dropped
     log(`throwaway PostgreSQL cluster (${cluster.bin}) on 127.0.0.1:${cluster.port} in ${cluster.dir}`);
   }
-  const scratch = await createScratch('surtido_fault');
-  onCleanup(() => scratch.drop());
-  const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;
-  const env = serviceEnv(scratch.url, adminToken, { WORKER_POLL_MS: '100' });
-  await migrate(env);
-  await installAudit(scratch.pool);
-  const receiver = await new Receiver().start();
-  onCleanup(() => receiver.close());
-
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const { scratch, adminToken, env, receiver, port, baseUrl } = await faultSetup(onCleanup, { WORKER_POLL_MS: '100' }, { audit: true });
   const api = startProcess('api', 'api', { ...env, PORT: String(port) });
   const worker = startProcess('worker', 'worker', env);
   onCleanup(() => Promise.all([stopProcess(api), stopProcess(worker)]).then(() => {}));

@@ -11,15 +11,10 @@
 // What must hold: every accepted batch is applied, each item exactly once (database
 // audit), in order per supplier; every webhook event reaches the receiver (a duplicate
 // is allowed: at least once, same webhook-id). Exits 1 otherwise.
-import { randomBytes } from 'node:crypto';
-import { freePort } from '../../support/net.ts';
 import { sleep } from '../../support/wait.ts';
 import { LoadClient } from './client.ts';
-import { checkBatches, checkEvents, checkLosses, createSupplier, drain, every, installAudit, lossTable, openTicket, placeOrder, read, sendBatch, type SupplierFixture } from './fixture.ts';
-import {
-  createScratch, fmtMs, log, migrate, percentile, printMachine, query, runScript, serviceEnv, startProcess, stopProcess, table, Verdicts, waitForReady, type ServiceProcess,
-} from './lib.ts';
-import { Receiver } from './receiver.ts';
+import { checkBatches, checkEvents, checkLosses, createSupplier, drain, every, faultSetup, lossTable, openTicket, placeOrder, read, sendBatch, type SupplierFixture } from './fixture.ts';
+import { fmtMs, log, percentile, printMachine, query, runScript, startProcess, stopProcess, table, Verdicts, waitForReady, type ServiceProcess } from './lib.ts';
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const KILL_EVERY_MS = Number(process.env.KILL_EVERY_MS ?? 2500);
@@ -28,24 +23,8 @@ const UNITS = 10; // 1,000 items per batch, 10 chunks
 
 await runScript('fault:workers', async (onCleanup) => {
   printMachine();
-  const scratch = await createScratch('surtido_fault');
-  onCleanup(() => scratch.drop());
-  const adminToken = `fault-admin-${randomBytes(8).toString('hex')}`;
-  const env = serviceEnv(scratch.url, adminToken, {
-    WORKER_POLL_MS: '100',
-    BATCH_CHUNK_SIZE: '100',
-    BATCH_LEASE_SECONDS: '2',
-    WEBHOOK_TIMEOUT_MS: '1500',
-    WEBHOOK_LEASE_SECONDS: '2',
-    WEBHOOK_CONCURRENCY: '8',
-  });
-  await migrate(env);
-  await installAudit(scratch.pool);
-  const receiver = await new Receiver().start();
-  onCleanup(() => receiver.close());
-
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const settings = { WORKER_POLL_MS: '100', BATCH_CHUNK_SIZE: '100', BATCH_LEASE_SECONDS: '2', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_LEASE_SECONDS: '2', WEBHOOK_CONCURRENCY: '8' };
+  const { scratch, adminToken, env, receiver, port, baseUrl } = await faultSetup(onCleanup, settings, { audit: true });
   const api = startProcess('api', 'api', { ...env, PORT: String(port) });
   const workers: ServiceProcess[] = [];
   let started = 0;
