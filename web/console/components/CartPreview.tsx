@@ -6,6 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../lib/api.ts';
 import { catalogKeys, type CartAnswer } from '../lib/catalog.ts';
+import { ListTable } from './list/ListPage.tsx';
 import { ErrorBox } from './states.tsx';
 import { useFormat, useT, type Translate } from '../i18n.ts';
 
@@ -90,82 +91,40 @@ function Answer({ answer }: { answer: CartAnswer }) {
   return (
     <section className="preview-answer" data-testid="cart-answer" aria-labelledby="cart-answer">
       <h3 id="cart-answer">{t('preview.answer')}</h3>
-      <div className="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('preview.product')}</th>
-              <th scope="col" className="num">
-                {t('preview.units')}
-              </th>
-              <th scope="col" className="num">
-                {t('preview.quantity')}
-              </th>
-              <th scope="col" className="num">
-                {t('preview.unitPrice')}
-              </th>
-              <th scope="col" className="num">
-                {t('preview.subtotal')}
-              </th>
-              <th scope="col" className="num">
-                {t('preview.discount')}
-              </th>
-              <th scope="col" className="num">
-                {t('preview.total')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {answer.lines.map((l, i) => (
-              <tr key={i} data-answer-line={l.productInternalCode}>
-                <td>
-                  <code>{l.productInternalCode}</code>
-                </td>
-                <td className="num">{f.number(l.units)}</td>
-                <td className="num">{f.number(l.quantity)}</td>
-                {'error' in l ? (
-                  <td colSpan={4} className="line-error">
-                    {t(`cartError.${l.error as LineError}`)}
-                  </td>
-                ) : (
-                  <>
-                    <td className="num">{f.money(l.unitPrice)}</td>
-                    <td className="num">{f.money(l.subtotal)}</td>
-                    <td className="num">{l.discount > 0 ? `−${f.money(l.discount)}` : f.money(0)}</td>
-                    <td className="num">{f.money(l.total)}</td>
-                  </>
-                )}
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={6}>
-                {t('preview.subtotal')}
-              </th>
-              <td className="num" data-testid="cart-subtotal">
-                {f.money(answer.subtotal)}
+      <ListTable
+        rows={answer.lines}
+        rowKey={(_l, i) => i}
+        rowAttrs={(l) => ({ 'data-answer-line': l.productInternalCode })}
+        // A line the service refused says why across its money columns.
+        row={(l) =>
+          'error' in l ? (
+            <tr data-answer-line={l.productInternalCode}>
+              <td>
+                <code>{l.productInternalCode}</code>
+              </td>
+              <td className="num">{f.number(l.units)}</td>
+              <td className="num">{f.number(l.quantity)}</td>
+              <td colSpan={4} className="line-error">
+                {t(`cartError.${l.error as LineError}`)}
               </td>
             </tr>
-            <tr>
-              <th scope="row" colSpan={6}>
-                {t('preview.discounts')}
-              </th>
-              <td className="num" data-testid="cart-discount">
-                {answer.discountTotal > 0 ? `−${f.money(answer.discountTotal)}` : f.money(0)}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row" colSpan={6}>
-                {t('preview.total')}
-              </th>
-              <td className="num" data-testid="cart-total">
-                <strong>{f.money(answer.total)}</strong>
-              </td>
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+          ) : undefined
+        }
+        columns={[
+          { header: t('preview.product'), cell: (l) => <code>{l.productInternalCode}</code> },
+          { header: t('preview.units'), align: 'num', cell: (l) => f.number(l.units) },
+          { header: t('preview.quantity'), align: 'num', cell: (l) => f.number(l.quantity) },
+          { header: t('preview.unitPrice'), align: 'num', cell: (l) => 'unitPrice' in l && f.money(l.unitPrice) },
+          { header: t('preview.subtotal'), align: 'num', cell: (l) => 'subtotal' in l && f.money(l.subtotal) },
+          { header: t('preview.discount'), align: 'num', cell: (l) => 'discount' in l && (l.discount > 0 ? `−${f.money(l.discount)}` : f.money(0)) },
+          { header: t('preview.total'), align: 'num', cell: (l) => 'total' in l && f.money(l.total) },
+        ]}
+        totals={[
+          { label: t('preview.subtotal'), value: f.money(answer.subtotal), attrs: { 'data-testid': 'cart-subtotal' } },
+          { label: t('preview.discounts'), value: answer.discountTotal > 0 ? `−${f.money(answer.discountTotal)}` : f.money(0), attrs: { 'data-testid': 'cart-discount' } },
+          { label: t('preview.total'), value: <strong>{f.money(answer.total)}</strong>, attrs: { 'data-testid': 'cart-total' } },
+        ]}
+      />
       <h4>{t('preview.discountsApplied')}</h4>
       {answer.discounts.length === 0 ? (
         <p className="muted">{t('preview.noDiscounts')}</p>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useRouterState, type LinkProps } from '@tanstack/react-router';
 import { useState } from 'react';
 import { LANGUAGE_NAMES, type Language } from '../../lib/i18n.ts';
 import { client, roleOf, useCan, useMe } from '../lib/api.ts';
@@ -20,6 +20,21 @@ function LanguageSwitch() {
         ))}
       </select>
     </label>
+  );
+}
+
+/** A list of the console's pages, the current one marked. */
+function Links({ links }: { links: readonly (readonly [LinkProps['to'], string, ...unknown[]])[] }) {
+  return (
+    <ul>
+      {links.map(([to, label]) => (
+        <li key={to}>
+          <Link to={to} activeProps={{ 'aria-current': 'page' }}>
+            {label}
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -60,29 +75,11 @@ function Nav() {
     : [];
   return (
     <nav aria-label={t('nav.main')} className="side">
-      <ul>
-        {supplierLinks
-          .filter(([, , allowed]) => allowed)
-          .map(([to, label]) => (
-            <li key={to}>
-              <Link to={to} activeProps={{ 'aria-current': 'page' }}>
-                {label}
-              </Link>
-            </li>
-          ))}
-      </ul>
+      <Links links={supplierLinks.filter(([, , allowed]) => allowed)} />
       {operatorLinks.length > 0 && (
         <>
           <p className="group">{t('nav.operator')}</p>
-          <ul>
-            {operatorLinks.map(([to, label]) => (
-              <li key={to}>
-                <Link to={to} activeProps={{ 'aria-current': 'page' }}>
-                  {label}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <Links links={operatorLinks} />
         </>
       )}
     </nav>

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { client, keys } from '../lib/api.ts';
+import { ListTable } from '../components/list/ListPage.tsx';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -27,58 +28,38 @@ export default function AdminSystem() {
         <dd>{s.database === 'postgres' ? 'PostgreSQL' : t('system.embedded')}</dd>
       </dl>
       <h2>{t('system.queues')}</h2>
-      <div className="table-wrap" tabIndex={0}>
-        <table data-testid="queues">
-          <thead>
-            <tr>
-              <th scope="col">{t('system.queue')}</th>
-              <th scope="col" className="num">
-                {t('system.depth')}
-              </th>
-              <th scope="col" className="num">
-                {t('system.oldest')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.queues.map((q) => (
-              <tr key={q.queue} data-queue={q.queue}>
-                <td>{isQueue(q.queue) ? t(`queue.${q.queue}`) : q.queue}</td>
-                <td className="num">{f.number(q.depth)}</td>
-                <td className="num">{q.depth === 0 ? '—' : t('system.seconds', { n: f.number(Math.round(q.oldestAgeSeconds)) })}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        tableAttrs={{ 'data-testid': 'queues' }}
+        rows={s.queues}
+        rowKey={(q) => q.queue}
+        rowAttrs={(q) => ({ 'data-queue': q.queue })}
+        columns={[
+          { header: t('system.queue'), cell: (q) => (isQueue(q.queue) ? t(`queue.${q.queue}`) : q.queue) },
+          { header: t('system.depth'), align: 'num', cell: (q) => f.number(q.depth) },
+          { header: t('system.oldest'), align: 'num', cell: (q) => (q.depth === 0 ? '—' : t('system.seconds', { n: f.number(Math.round(q.oldestAgeSeconds)) })) },
+        ]}
+      />
       <h2>{t('system.failing')}</h2>
       {s.failingDeliveries.length === 0 ? (
         <Empty>{t('system.noFailing')}</Empty>
       ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="failing">
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.name')}</th>
-                <th scope="col" className="num">
-                  {t('system.failingCount')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.failingDeliveries.map((d) => (
-                <tr key={d.supplier.id} data-supplier={d.supplier.code}>
-                  <td>
-                    <Link to="/admin/suppliers/$id" params={{ id: String(d.supplier.id) }}>
-                      {d.supplier.name}
-                    </Link>
-                  </td>
-                  <td className="num">{f.number(d.failing)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          tableAttrs={{ 'data-testid': 'failing' }}
+          rows={s.failingDeliveries}
+          rowKey={(d) => d.supplier.id}
+          rowAttrs={(d) => ({ 'data-supplier': d.supplier.code })}
+          columns={[
+            {
+              header: t('admin.name'),
+              cell: (d) => (
+                <Link to="/admin/suppliers/$id" params={{ id: String(d.supplier.id) }}>
+                  {d.supplier.name}
+                </Link>
+              ),
+            },
+            { header: t('system.failingCount'), align: 'num', cell: (d) => f.number(d.failing) },
+          ]}
+        />
       )}
     </section>
   );

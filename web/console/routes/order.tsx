@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, keys, useCan, type Order } from '../lib/api.ts';
+import { ListTable } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -331,88 +332,37 @@ export default function OrderPage() {
       </dl>
       {open && can('supplier/order.write') && <Actions key={o.status} order={o} />}
       <h2>{t('order.lines')}</h2>
-      <div className="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('order.product')}</th>
-              <th scope="col" className="num">
-                {t('order.quantity')}
-              </th>
-              <th scope="col" className="num">
-                {t('order.delivered')}
-              </th>
-              <th scope="col" className="num">
-                {t('order.returned')}
-              </th>
-              <th scope="col" className="num">
-                {t('order.lineTotal')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.products.map((l) => (
-              <tr key={`${l.internalCode}/${l.units}`} data-line={l.internalCode}>
-                <td>
-                  {l.name ?? l.internalCode} <span className="muted small">{t('order.size', { units: l.units })}</span>
-                </td>
-                <td className="num">{l.quantity}</td>
-                <td className="num" data-testid="delivered">
-                  {l.deliveredQuantity}
-                </td>
-                <td className="num">{l.returnedQuantity}</td>
-                <td className="num">{f.money(l.total)}</td>
-              </tr>
-            ))}
-            {gifts.map((g) => (
-              <tr key={`gift/${g.promo}/${g.internalCode}/${g.units}`} className="gift" data-gift={g.internalCode}>
-                <td>
-                  <span className="badge">{t('order.gift')}</span> {g.name ?? g.internalCode} <span className="muted small">{t('order.size', { units: g.units })}</span>{' '}
-                  <span className="muted small">{t('order.giftOf', { promo: g.promo })}</span>
-                </td>
-                <td className="num" data-testid="gift-quantity">
-                  {f.number(g.quantity)}
-                </td>
-                <td className="num">—</td>
-                <td className="num">—</td>
-                <td className="num">{t('order.free')}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={4}>
-                {t('order.subtotal')}
-              </th>
-              <td className="num">{f.money(o.subtotal)}</td>
-            </tr>
-            <tr>
-              <th scope="row" colSpan={4}>
-                {t('order.discounts')}
-              </th>
-              <td className="num">{f.money(o.discountTotal)}</td>
-            </tr>
-            <tr>
-              <th scope="row" colSpan={4}>
-                {t('order.total')}
-              </th>
-              <td className="num">
-                <strong>{f.money(o.total)}</strong>
-              </td>
-            </tr>
-            {o.deliveredTotal !== undefined && (
-              <tr>
-                <th scope="row" colSpan={4}>
-                  {t('order.deliveredTotal')}
-                </th>
-                <td className="num" data-testid="delivered-total">
-                  <strong>{f.money(o.deliveredTotal)}</strong>
-                </td>
-              </tr>
-            )}
-          </tfoot>
-        </table>
-      </div>
+      <ListTable
+        rows={[...o.products.map((l) => ({ line: l })), ...gifts.map((g) => ({ gift: g }))]}
+        rowKey={(r) => ('line' in r ? `${r.line.internalCode}/${r.line.units}` : `gift/${r.gift.promo}/${r.gift.internalCode}/${r.gift.units}`)}
+        rowAttrs={(r) => ('line' in r ? { 'data-line': r.line.internalCode } : { className: 'gift', 'data-gift': r.gift.internalCode })}
+        columns={[
+          {
+            header: t('order.product'),
+            cell: (r) =>
+              'line' in r ? (
+                <>
+                  {r.line.name ?? r.line.internalCode} <span className="muted small">{t('order.size', { units: r.line.units })}</span>
+                </>
+              ) : (
+                <>
+                  <span className="badge">{t('order.gift')}</span> {r.gift.name ?? r.gift.internalCode} <span className="muted small">{t('order.size', { units: r.gift.units })}</span>{' '}
+                  <span className="muted small">{t('order.giftOf', { promo: r.gift.promo })}</span>
+                </>
+              ),
+          },
+          { header: t('order.quantity'), align: 'num', attrs: (r) => ('gift' in r ? { 'data-testid': 'gift-quantity' } : {}), cell: (r) => ('line' in r ? r.line.quantity : f.number(r.gift.quantity)) },
+          { header: t('order.delivered'), align: 'num', attrs: (r) => ('line' in r ? { 'data-testid': 'delivered' } : {}), cell: (r) => ('line' in r ? r.line.deliveredQuantity : '—') },
+          { header: t('order.returned'), align: 'num', cell: (r) => ('line' in r ? r.line.returnedQuantity : '—') },
+          { header: t('order.lineTotal'), align: 'num', cell: (r) => ('line' in r ? f.money(r.line.total) : t('order.free')) },
+        ]}
+        totals={[
+          { label: t('order.subtotal'), value: f.money(o.subtotal) },
+          { label: t('order.discounts'), value: f.money(o.discountTotal) },
+          { label: t('order.total'), value: <strong>{f.money(o.total)}</strong> },
+          ...(o.deliveredTotal !== undefined ? [{ label: t('order.deliveredTotal'), value: <strong>{f.money(o.deliveredTotal)}</strong>, attrs: { 'data-testid': 'delivered-total' } }] : []),
+        ]}
+      />
       <h2>{t('order.history')}</h2>
       <ol className="history">
         {o.history.map((h, i) => (

@@ -78,7 +78,7 @@ export type Column<Row> = {
   /** The cell names its row (a row header). */
   rowHeader?: boolean;
   className?: string | ((row: Row) => string | undefined);
-  attrs?: Attrs;
+  attrs?: Attrs | ((row: Row) => Attrs);
   /** Drawn only when true (a column for a role that may write). */
   when?: boolean;
 };
@@ -87,18 +87,25 @@ export type TableSpec<Row> = {
   columns: readonly Column<Row>[];
   rowKey: (row: Row, index: number) => React.Key;
   rowAttrs?: (row: Row) => Attrs;
-  /** A row drawn by its own part, for rows that hold state across cells (the columns still give the headers). */
+  /**
+   * A row drawn by its own part, for rows that hold state across cells or join cells (the
+   * columns still give the headers); undefined draws that row from the columns.
+   */
   row?: (row: Row) => React.ReactNode;
+  /** The footer's figures, each under the last column with its label across the others. */
+  totals?: readonly { label: React.ReactNode; value: React.ReactNode; attrs?: Attrs }[];
   /** Names the table's scrolling region. */
   label?: string;
+  /** Attributes of the table itself (a test id). */
+  tableAttrs?: Attrs;
 };
 
 /** The table of a list's rows, in its scrolling wrapper. */
-export function ListTable<Row>({ rows, columns, rowKey, rowAttrs, row, label }: TableSpec<Row> & { rows: readonly Row[] }) {
+export function ListTable<Row>({ rows, columns, rowKey, rowAttrs, row, label, tableAttrs, totals }: TableSpec<Row> & { rows: readonly Row[] }) {
   const shown = columns.filter((c) => c.when !== false);
   return (
     <div className="table-wrap" tabIndex={0} role={label ? 'region' : undefined} aria-label={label}>
-      <table>
+      <table {...tableAttrs}>
         <thead>
           <tr>
             {shown.map((c, i) => (
@@ -109,24 +116,38 @@ export function ListTable<Row>({ rows, columns, rowKey, rowAttrs, row, label }: 
           </tr>
         </thead>
         <tbody>
-          {rows.map((r, n) =>
-            row ? (
-              <RowOf key={rowKey(r, n)}>{row(r)}</RowOf>
-            ) : (
+          {rows.map((r, n) => {
+            const own = row?.(r);
+            if (own !== undefined) return <RowOf key={rowKey(r, n)}>{own}</RowOf>;
+            return (
               <tr key={rowKey(r, n)} {...rowAttrs?.(r)}>
                 {shown.map((c, i) => {
                   const extra = typeof c.className === 'function' ? c.className(r) : c.className;
                   const Cell = c.rowHeader ? 'th' : 'td';
                   return (
-                    <Cell key={i} scope={c.rowHeader ? 'row' : undefined} className={[c.align, extra].filter(Boolean).join(' ') || undefined} {...c.attrs}>
+                    <Cell key={i} scope={c.rowHeader ? 'row' : undefined} className={[c.align, extra].filter(Boolean).join(' ') || undefined} {...(typeof c.attrs === 'function' ? c.attrs(r) : c.attrs)}>
                       {c.cell?.(r)}
                     </Cell>
                   );
                 })}
               </tr>
-            ),
-          )}
+            );
+          })}
         </tbody>
+        {totals && (
+          <tfoot>
+            {totals.map((total, i) => (
+              <tr key={i}>
+                <th scope="row" colSpan={shown.length - 1}>
+                  {total.label}
+                </th>
+                <td className="num" {...total.attrs}>
+                  {total.value}
+                </td>
+              </tr>
+            ))}
+          </tfoot>
+        )}
       </table>
     </div>
   );
