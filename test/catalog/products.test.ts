@@ -2,6 +2,7 @@
 // partial updates, later items winning, and structural validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { ISO } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
@@ -14,8 +15,6 @@ beforeAll(async () => {
   await t.waitForBatches(s, brands.json().batchId);
 });
 afterAll(() => t.close());
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 async function products(upsert: unknown[]) {
   const { ids: [id], statuses: [status] } = await t.runBatch(s, '/batch/product', { upsert });

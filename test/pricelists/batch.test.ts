@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { ISO } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
@@ -17,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const entry = (l: string, p: string, units: number, price: number) => ({ priceListInternalCode: l, productInternalCode: p, units, price });
 const link = (l: string, st: string) => ({ priceListInternalCode: l, storeInternalCode: st });
 

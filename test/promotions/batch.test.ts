@@ -2,7 +2,7 @@
 // grouper sets kept or replaced, re-sending, and a volume spread over several chunks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-import { batchOf, bodies, PATHS, runBatch, seed } from './fixtures.ts';
+import { batchOf, bodies, ISO, PATHS, runBatch, seed } from './fixtures.ts';
 
 let t: TestApp;
 let s: TestSupplier;
@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const run = (body: unknown) => runBatch(t, s, '/batch/promotion', body);
 const get = (code: string) => as(t, s, 'GET', `/promotion/${code}`);
 

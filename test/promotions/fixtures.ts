@@ -3,8 +3,7 @@
 import { expect } from 'vitest';
 import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const stamps = { createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) };
+export { ISO, stamps } from '../helpers/fixtures.ts';
 
 export type Kind = 'simple' | 'multiple' | 'individual' | 'crossed';
 export const PATHS: Record<Kind, string> = {
