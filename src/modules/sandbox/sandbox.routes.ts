@@ -2,6 +2,9 @@
 // in live mode is answered 404 on each of them, exactly as a route that does not exist
 // (config.mode, src/http/auth.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
 import { supplierOf } from '../auth/principal.ts';
 import { audited } from '../audit/audited.ts';
 import { problems } from '../../lib/schemas.ts';
@@ -26,6 +29,16 @@ export const sandboxRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const clockCtx: ClockContext = { db: deps.db, clock: deps.clock, clocks: deps.clocks };
+    /**
+     * An audited write that may change the twin's clock (setting it, resetting it, emptying
+     * or refilling the twin): once committed, this process forgets the clocks, so it reads
+     * the new time at once (the others hear the NOTIFY).
+     */
+    const clockWrite = async <T>(request: FastifyRequest, entityId: string, work: (db: Kysely<DB>) => Promise<T>) => {
+      const answer = await audited(deps, request, work, { entityId: () => entityId });
+      deps.clocks.forget();
+      return answer;
+    };
 
     app.get('/sandbox/clock', {
       config: read,
@@ -41,21 +54,13 @@ export const sandboxRoutes =
         body: ClockBody,
         response: { 200: SandboxClock, ...problems(400, 401, 403, 404) },
       },
-      handler: async (request) => {
-        const answer = await audited(deps, request, (db) => setClock({ ...clockCtx, db }, supplierOf(request).supplierId, request.body.now), { entityId: () => 'clock' });
-        deps.clocks.forget(); // committed now: this process reads the new time at once (the others hear the NOTIFY)
-        return answer;
-      },
+      handler: (request) => clockWrite(request, 'clock', (db) => setClock({ ...clockCtx, db }, supplierOf(request).supplierId, request.body.now)),
     });
 
     app.delete('/sandbox/clock', {
       config: write,
       schema: { tags, summary: "Back to real time (test mode only)", response: { 200: SandboxClock, ...problems(401, 403, 404) } },
-      handler: async (request) => {
-        const answer = await audited(deps, request, (db) => resetClock({ ...clockCtx, db }, supplierOf(request).supplierId), { entityId: () => 'clock' });
-        deps.clocks.forget();
-        return answer;
-      },
+      handler: (request) => clockWrite(request, 'clock', (db) => resetClock({ ...clockCtx, db }, supplierOf(request).supplierId)),
     });
 
     app.post('/sandbox/events', {
@@ -83,11 +88,7 @@ export const sandboxRoutes =
     app.post('/sandbox/reset', {
       config: write,
       schema: { tags, summary: 'Empty the sandbox, keeping its credentials and webhook settings (test mode only)', response: { 200: DataAnswer, ...problems(401, 403, 404) } },
-      handler: async (request) => {
-        const answer = await audited(deps, request, (db) => resetTwin(db, supplierOf(request).supplierId), { entityId: () => 'reset' });
-        deps.clocks.forget();
-        return answer;
-      },
+      handler: (request) => clockWrite(request, 'reset', (db) => resetTwin(db, supplierOf(request).supplierId)),
     });
 
     app.post('/sandbox/copy-live', {
@@ -97,11 +98,7 @@ export const sandboxRoutes =
         summary: "Replace the sandbox's data with a copy of the live catalog, groupers, stock, price lists, stores and promotions (not orders, tickets or store users; test mode only)",
         response: { 200: DataAnswer, ...problems(401, 403, 404) },
       },
-      handler: async (request) => {
-        const answer = await audited(deps, request, (db) => copyLive(db, supplierOf(request).supplierId), { entityId: () => 'copy-live' });
-        deps.clocks.forget();
-        return answer;
-      },
+      handler: (request) => clockWrite(request, 'copy-live', (db) => copyLive(db, supplierOf(request).supplierId)),
     });
 
     app.get('/sandbox/checklist', {
