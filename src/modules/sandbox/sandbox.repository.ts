@@ -105,6 +105,15 @@ export async function deleteRowsOf(trx: Transaction<DB>, table: string, supplier
  * the twin; never orders, tickets, store users or anything of people.
  */
 export async function copyCatalog(trx: Transaction<DB>, liveId: number, twinId: number) {
+  /**
+   * `join <table> l<x> on l<x>.id = <ref> join <table> t<x> on ...`: as t<x>, the twin's row
+   * of `table` with the code of the live row that `ref` names (a grouper's, with its kind).
+   * Only this file's own names are written into the text.
+   */
+  const twinOf = (table: 'brands' | 'categories' | 'groupers' | 'price_lists' | 'products' | 'promotions', x: string, ref: string) => {
+    const kind = table === 'groupers' ? ` and t${x}.kind = l${x}.kind` : '';
+    return sql`join ${sql.raw(`${table} l${x} on l${x}.id = ${ref} join ${table} t${x} on t${x}.supplier_id`)} = ${twinId}${sql.raw(`${kind} and t${x}.internal_code = l${x}.internal_code`)}`;
+  };
   const statements = [
     sql`update suppliers t set minimum_order = l.minimum_order, cancel_codes = l.cancel_codes, name = l.name, updated_at = now()
         from suppliers l where l.id = ${liveId} and t.id = ${twinId}`,
@@ -115,53 +124,53 @@ export async function copyCatalog(trx: Transaction<DB>, liveId: number, twinId: 
     sql`insert into categories (supplier_id, internal_code, name, weight, image, enabled)
         select ${twinId}, internal_code, name, weight, image, enabled from categories where supplier_id = ${liveId}`,
     sql`update categories t set parent_id = tp.id
-        from categories l join categories lp on lp.id = l.parent_id join categories tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        from categories l ${twinOf('categories', 'p', 'l.parent_id')}
         where l.supplier_id = ${liveId} and t.supplier_id = ${twinId} and t.internal_code = l.internal_code`,
     sql`insert into products (supplier_id, internal_code, name, description, brand_id, category_id, image, images, enabled, ean, display_products)
         select ${twinId}, p.internal_code, p.name, p.description, tb.id, tc.id, p.image, p.images, p.enabled, p.ean, p.display_products
         from products p
-        join brands lb on lb.id = p.brand_id join brands tb on tb.supplier_id = ${twinId} and tb.internal_code = lb.internal_code
-        join categories lc on lc.id = p.category_id join categories tc on tc.supplier_id = ${twinId} and tc.internal_code = lc.internal_code
+        ${twinOf('brands', 'b', 'p.brand_id')}
+        ${twinOf('categories', 'c', 'p.category_id')}
         where p.supplier_id = ${liveId}`,
     sql`insert into price_lists (supplier_id, internal_code, name, enabled)
         select ${twinId}, internal_code, name, enabled from price_lists where supplier_id = ${liveId}`,
     sql`insert into price_entries (supplier_id, price_list_id, product_id, units, price)
         select ${twinId}, tl.id, tp.id, e.units, e.price
         from price_entries e
-        join price_lists ll on ll.id = e.price_list_id join price_lists tl on tl.supplier_id = ${twinId} and tl.internal_code = ll.internal_code
-        join products lp on lp.id = e.product_id join products tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        ${twinOf('price_lists', 'l', 'e.price_list_id')}
+        ${twinOf('products', 'p', 'e.product_id')}
         where e.supplier_id = ${liveId}`,
     sql`insert into stores (supplier_id, internal_code, name, legal_name, legal_id, owner_name, phone, email, addresses, drop_size, enabled)
         select ${twinId}, internal_code, name, legal_name, legal_id, owner_name, phone, email, addresses, drop_size, enabled from stores where supplier_id = ${liveId}`,
     sql`insert into price_list_stores (supplier_id, store_code, price_list_id)
         select ${twinId}, s.store_code, tl.id
-        from price_list_stores s join price_lists ll on ll.id = s.price_list_id join price_lists tl on tl.supplier_id = ${twinId} and tl.internal_code = ll.internal_code
+        from price_list_stores s ${twinOf('price_lists', 'l', 's.price_list_id')}
         where s.supplier_id = ${liveId}`,
     sql`insert into groupers (supplier_id, kind, internal_code, name, enabled)
         select ${twinId}, kind, internal_code, name, enabled from groupers where supplier_id = ${liveId}`,
     sql`insert into grouper_stores (supplier_id, grouper_id, kind, store_code)
         select ${twinId}, tg.id, s.kind, s.store_code
-        from grouper_stores s join groupers lg on lg.id = s.grouper_id join groupers tg on tg.supplier_id = ${twinId} and tg.kind = lg.kind and tg.internal_code = lg.internal_code
+        from grouper_stores s ${twinOf('groupers', 'g', 's.grouper_id')}
         where s.supplier_id = ${liveId}`,
     sql`insert into stock_rules (supplier_id, grouper_id, product_id, units, available)
         select ${twinId}, tg.id, tp.id, r.units, r.available
         from stock_rules r
-        join groupers lg on lg.id = r.grouper_id join groupers tg on tg.supplier_id = ${twinId} and tg.kind = lg.kind and tg.internal_code = lg.internal_code
-        join products lp on lp.id = r.product_id join products tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        ${twinOf('groupers', 'g', 'r.grouper_id')}
+        ${twinOf('products', 'p', 'r.product_id')}
         where r.supplier_id = ${liveId}`,
     sql`insert into promotions (supplier_id, internal_code, type, name, title, description, image, enabled, start_date, end_date, tier_kind, tiers)
         select ${twinId}, internal_code, type, name, title, description, image, enabled, start_date, end_date, tier_kind, tiers from promotions where supplier_id = ${liveId}`,
     sql`insert into promotion_products (supplier_id, promotion_id, product_id, box_ratio, position)
         select ${twinId}, tpr.id, tp.id, x.box_ratio, x.position
         from promotion_products x
-        join promotions lpr on lpr.id = x.promotion_id join promotions tpr on tpr.supplier_id = ${twinId} and tpr.internal_code = lpr.internal_code
-        join products lp on lp.id = x.product_id join products tp on tp.supplier_id = ${twinId} and tp.internal_code = lp.internal_code
+        ${twinOf('promotions', 'pr', 'x.promotion_id')}
+        ${twinOf('products', 'p', 'x.product_id')}
         where x.supplier_id = ${liveId}`,
     sql`insert into promotion_groupers (supplier_id, promotion_id, grouper_id)
         select ${twinId}, tpr.id, tg.id
         from promotion_groupers x
-        join promotions lpr on lpr.id = x.promotion_id join promotions tpr on tpr.supplier_id = ${twinId} and tpr.internal_code = lpr.internal_code
-        join groupers lg on lg.id = x.grouper_id join groupers tg on tg.supplier_id = ${twinId} and tg.kind = lg.kind and tg.internal_code = lg.internal_code
+        ${twinOf('promotions', 'pr', 'x.promotion_id')}
+        ${twinOf('groupers', 'g', 'x.grouper_id')}
         where x.supplier_id = ${liveId}`,
   ];
   for (const statement of statements) await statement.execute(trx);
