@@ -10,6 +10,10 @@ import type { paths } from './openapi.console.generated.ts';
 
 export { SurtidoApiError, SurtidoNetworkError, type FieldProblem, type Problem } from './errors.ts';
 export type { components, paths } from './openapi.console.generated.ts';
+// The contract's rules a page follows as the service does (one declaration, read by both):
+// which scopes each member role holds, and which ticket statuses each change may start from.
+export { ROLE_SCOPES, type SupplierScope } from '../modules/auth/scopes.ts';
+export { ALLOWED_FROM } from '../modules/tickets/tickets.rules.ts';
 
 export type ConsolePath = keyof paths;
 export type ConsolePathsWith<M extends Method> = PathsOf<paths, M>;

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, type AnyRouter } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { SurtidoApiError } from '../../src/client/errors.ts';
+import { SurtidoApiError } from 'surtido/client';
 import type { SessionBase } from './session.ts';
 
 /**

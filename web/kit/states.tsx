@@ -3,7 +3,7 @@
 // own detail) and whether the browser is online. Each app builds them once with its own
 // words (`state.loading`, `state.retry`, `state.error`, `error.NETWORK_ERROR`).
 import { useSyncExternalStore, type ReactNode } from 'react';
-import { SurtidoApiError } from '../../src/client/errors.ts';
+import { SurtidoApiError } from 'surtido/client';
 
 /** The words the states say: any app translator whose catalog has these keys. */
 export type StateWords = (key: 'state.loading' | 'state.retry' | 'state.error' | 'error.NETWORK_ERROR') => string;

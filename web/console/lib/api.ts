@@ -2,7 +2,7 @@
 // session may call), query keys, the signed-in person and what their role allows.
 import { useQuery } from '@tanstack/react-query';
 import { createConsoleClient, SurtidoApiError, type ConsoleResponse } from 'surtido/console-client';
-import { ROLE_SCOPES, type SupplierScope } from '../../../src/modules/auth/scopes.ts';
+import { ROLE_SCOPES, type SupplierScope } from 'surtido/console-client';
 import { session } from './session.ts';
 // From the catalog itself, not ../i18n.ts: that module's format hook reads the client here.
 import { problemMessage, type Translate } from '../words.ts';

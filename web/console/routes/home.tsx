@@ -2,7 +2,7 @@
 // the role reads its orders (every role does today), else the supplier picker, as when
 // none is chosen yet; the operator's pages for an operator. The picker comes back here.
 import { Navigate } from '@tanstack/react-router';
-import { ROLE_SCOPES } from '../../../src/modules/auth/scopes.ts';
+import { ROLE_SCOPES } from 'surtido/console-client';
 import { roleOf, useMe } from '../lib/api.ts';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { useT } from '../i18n.ts';

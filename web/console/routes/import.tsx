@@ -6,7 +6,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { CONSOLE_CATALOGS } from '../words.ts';
-import type { SupplierScope } from '../../../src/modules/auth/scopes.ts';
+import type { SupplierScope } from 'surtido/console-client';
 import { client, keys, useCan, type FailedRow, type Import } from '../lib/api.ts';
 import { ListPage, useList } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';

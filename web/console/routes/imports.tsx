@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { ConsoleUploadPath, paths } from 'surtido/console-client';
-import type { SupplierScope } from '../../../src/modules/auth/scopes.ts';
+import type { SupplierScope } from 'surtido/console-client';
 import { client, keys, useCan, type Import, type ImportKind } from '../lib/api.ts';
 import { ListPage, useList } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading } from '../components/states.tsx';

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { ALLOWED_FROM } from '../../../src/modules/tickets/tickets.rules.ts';
+import { ALLOWED_FROM } from 'surtido/console-client';
 import { client, keys, useCan, type Ticket } from '../lib/api.ts';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { TicketBadge } from '../components/TicketBadge.tsx';
