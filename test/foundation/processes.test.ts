@@ -59,7 +59,7 @@ describe('processes', () => {
     // The demo is written after the port opens; a signal then used to close the database
     // under it, so the process failed (exit 1) or left a demo without its catalog.
     const port = await freePort();
-    const env = { ...(await storage()), PORT: String(port), NODE_ENV: 'development' };
+    const env = { ...(await storage({ migrated: true })), PORT: String(port), NODE_ENV: 'development' };
     const service = start(['serve'], env);
     await waitForReady(`http://127.0.0.1:${port}`, service, undefined, 10);
     service.proc.kill('SIGTERM');
@@ -69,7 +69,7 @@ describe('processes', () => {
 
     // A worker alone writes the demo supplier too: the same signal, the same clean exit.
     const metricsPort = await freePort();
-    const worker = start(['worker'], { ...(await storage()), NODE_ENV: 'development', METRICS_PORT: String(metricsPort) });
+    const worker = start(['worker'], { ...(await storage({ migrated: true })), NODE_ENV: 'development', METRICS_PORT: String(metricsPort) });
     await waitFor('the worker\'s metrics port', async () => {
       if (worker.proc.exitCode !== null) throw new Error(worker.output());
       return (await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch(() => undefined))?.status === 200 ? true : undefined;
@@ -91,7 +91,7 @@ describe('processes', () => {
   });
 
   it.skipIf(onPostgres())('refuses a second process on the same PGlite data folder with a clear message', async () => {
-    const env = { ...(await storage()), ADMIN_TOKEN: ADMIN };
+    const env = { ...(await storage({ migrated: true })), ADMIN_TOKEN: ADMIN };
     const port = await freePort();
     const first = start(['serve'], { ...env, PORT: String(port) });
     await waitForReady(`http://127.0.0.1:${port}`, first);

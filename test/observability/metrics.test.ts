@@ -23,7 +23,7 @@ describe("GET /metrics", { timeout: 400_000 }, () => {
   it('shows a batch, webhook deliveries and a failed request, by route pattern; the token is required', async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const service = start(['serve'], { ...(await storage()), PORT: String(port), ADMIN_TOKEN: ADMIN, DEMO_SUPPLIER: 'false', METRICS_TOKEN: TOKEN, WORKER_POLL_MS: '50' });
+    const service = start(['serve'], { ...(await storage({ migrated: true })), PORT: String(port), ADMIN_TOKEN: ADMIN, DEMO_SUPPLIER: 'false', METRICS_TOKEN: TOKEN, WORKER_POLL_MS: '50' });
     await ready(baseUrl, service);
     const api = http(baseUrl);
     const s = await supplierOver(baseUrl, ADMIN, 'MET-1');
@@ -88,7 +88,7 @@ describe("GET /metrics", { timeout: 400_000 }, () => {
 
   it('is served by a worker process on METRICS_PORT, and then not on the API port', async () => {
     const metricsPort = await freePort();
-    const env = { ...(await storage()), ADMIN_TOKEN: ADMIN, METRICS_PORT: String(metricsPort) };
+    const env = { ...(await storage({ migrated: true })), ADMIN_TOKEN: ADMIN, METRICS_PORT: String(metricsPort) };
     const worker = start(['worker'], env);
     const url = `http://127.0.0.1:${metricsPort}/metrics`;
     const m = await waitFor('the worker\'s metrics', async () => {

@@ -45,7 +45,7 @@ describe('tracing', { timeout: 400_000 }, () => {
   it('exports a request with its SQL, and the work it caused linked to it', async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const service = start(['serve'], { ...(await storage()), PORT: String(port), ADMIN_TOKEN: ADMIN, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'surtido-test', WORKER_POLL_MS: '50' });
+    const service = start(['serve'], { ...(await storage({ migrated: true })), PORT: String(port), ADMIN_TOKEN: ADMIN, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'surtido-test', WORKER_POLL_MS: '50' });
     await ready(baseUrl, service);
     const api = http(baseUrl);
     const s = await supplierOver(baseUrl, ADMIN, 'TRC-1');

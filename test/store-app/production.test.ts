@@ -64,7 +64,7 @@ describe('sign-in codes and the log', () => {
 describe('the start', () => {
   const scope = processScope('signin-warning');
   it('warns in production that store sign-in is unavailable until a sender is configured', async () => {
-    const child = scope.start(['serve'], { ...PRODUCTION_ENV, PORT: String(await freePort()), ...(await scope.storage()) });
+    const child = scope.start(['serve'], { ...PRODUCTION_ENV, PORT: String(await freePort()), ...(await scope.storage({ migrated: true })) });
     await waitFor('the warning', async () => (/store sign-in is unavailable until a sender is configured/.test(child.output()) ? true : undefined), 150_000).catch((error) => {
       throw new Error(`${(error as Error).message}; output: ${child.output()}`);
     });
@@ -81,7 +81,7 @@ describe('the start', () => {
       PORT: String(port),
       SMTP_URL: 'smtp://127.0.0.1:9',
       MAIL_FROM: 'no-reply@example.com',
-      ...(await scope.storage()),
+      ...(await scope.storage({ migrated: true })),
     });
     await waitFor('the warning', async () => (/store sign-in by phone is unavailable until a sender is configured/.test(child.output()) ? true : undefined), 150_000).catch((error) => {
       throw new Error(`${(error as Error).message}; output: ${child.output()}`);
