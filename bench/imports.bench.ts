@@ -13,24 +13,13 @@
 // load average (on a shared machine the latencies follow it). Then one supplier sends three at once: the
 // third is refused with 429 and a Retry-After (checked, not timed).
 // The last line is `rss_before_mb=<a> peak_rss_mb=<b> healthz_max_ms=<c> readyz_max_ms=<d>` for scripts.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { freePort, waitForReady } from '../support/net.ts';
-import { call, createScratchDatabase, createSupplier, envInt, fmtInt, fmtMs, SERVICE_NODE_FLAGS, serverUrl, table, type Supplier } from './lib.ts';
+import { call, createSupplier, envInt, fmtInt, fmtMs, memoryOf, startServiceProcess, table, type Supplier } from './lib.ts';
 
 const ROWS = envInt('BENCH_IMPORT_ROWS', 1_000_000);
 const FILES = 3;
 const log = (message: string) => console.log(`[bench] ${message}`);
-
-/** VmHWM and VmRSS of a process, in MiB. */
-function memoryOf(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { peakMb: kib('VmHWM') / 1024, rssMb: kib('VmRSS') / 1024 };
-}
 
 /** A prices CSV of ROWS rows (19 MiB for a million). */
 function pricesFile(): string {
@@ -65,21 +54,10 @@ function timeEvery(url: string) {
   };
 }
 
-const scratch = await createScratchDatabase(serverUrl());
-log(`database ${scratch.name}`);
-const port = await freePort();
-const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
-const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main/cli.ts', 'serve'], {
-  cwd: path.resolve(import.meta.dirname, '..'),
-  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: scratch.url, PORT: String(port), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', DEMO_SUPPLIER: 'false', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000',
-    // The three answers can take longer than the idle-connection limit on a busy machine; the bench waits for them.
-    CONNECTION_TIMEOUT_MS: '0' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const exited = new Promise((resolve) => child.once('exit', resolve));
-const baseUrl = `http://127.0.0.1:${port}`;
+// The three answers can take longer than the idle-connection limit on a busy machine; the bench waits for them.
+const service = await startServiceProcess(log, { CONNECTION_TIMEOUT_MS: '0' });
+const { baseUrl, adminToken } = service;
 try {
-  await waitForReady(baseUrl, { gone: () => (child.exitCode !== null ? 'the service exited' : undefined), timeoutMs: 60_000, everyMs: 100 });
   const suppliers: Supplier[] = [];
   for (let i = 0; i < FILES; i++) {
     const s = await createSupplier({ baseUrl, adminToken }, `IMPORTS${i}`);
@@ -92,8 +70,8 @@ try {
   const warm = await upload(baseUrl, suppliers[0]!, 'priceListInternalCode,productInternalCode,units,price\nPL,P1,1,1\n');
   if (warm.status !== 202) throw new Error(`warm-up import answered ${warm.status}: ${await warm.text()}`);
   // The high-water mark from here on (5: reset the peak resident set, proc(5)).
-  fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
-  const before = memoryOf(child.pid!);
+  fs.writeFileSync(`/proc/${service.pid}/clear_refs`, '5');
+  const before = memoryOf(service.pid);
 
   const healthz = timeEvery(`${baseUrl}/healthz`);
   const readyz = timeEvery(`${baseUrl}/readyz`);
@@ -104,7 +82,7 @@ try {
   }));
   const ms = performance.now() - started;
   const [healthzMs, readyzMs] = [await healthz(), await readyz()];
-  const during = memoryOf(child.pid!);
+  const during = memoryOf(service.pid);
   for (const a of answers) {
     if (a.status !== 202 || a.body.counts?.rowsRead !== ROWS) throw new Error(`an import answered ${a.status}: ${JSON.stringify(a.body).slice(0, 300)}`);
   }
@@ -134,7 +112,5 @@ try {
   );
   console.log(`rss_before_mb=${before.rssMb.toFixed(0)} peak_rss_mb=${during.peakMb.toFixed(0)} healthz_max_ms=${healthzMs.toFixed(0)} readyz_max_ms=${readyzMs.toFixed(0)}`);
 } finally {
-  child.kill('SIGTERM');
-  await exited;
-  await scratch.drop();
+  await service.stop();
 }

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,7 +18,7 @@ import { migrateToLatest } from '../src/db/migrator.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { startWorker } from '../src/main/worker.ts';
 import { boundHeapGrowth } from '../src/main/lifecycle.ts';
-import type { Send } from '../support/net.ts';
+import { freePort, waitForReady, type Send } from '../support/net.ts';
 import * as api from '../support/service.ts';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -165,6 +166,45 @@ export async function startService(databaseUrl: string, topology: Topology = 'on
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the service is not listening on a TCP port');
   return { deps, app, topology, baseUrl: `http://127.0.0.1:${address.port}`, adminToken, stop };
+}
+
+/**
+ * The service as a child process over a new scratch database (`cli.ts serve`: API and
+ * worker in one process, as `npm start` runs it), so that a memory figure is the
+ * service's alone; `settings` are added to its environment. Ready once /readyz answers;
+ * stop() ends it and drops the database.
+ */
+export async function startServiceProcess(log: (message: string) => void, settings: Record<string, string> = {}) {
+  const scratch = await createScratchDatabase(serverUrl());
+  log(`database ${scratch.name}`);
+  const port = await freePort();
+  const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main/cli.ts', 'serve'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: scratch.url, PORT: String(port), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', DEMO_SUPPLIER: 'false', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', ...settings },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+    await scratch.drop();
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForReady(baseUrl, { gone: () => (child.exitCode !== null ? 'the service exited' : undefined), timeoutMs: 60_000, everyMs: 100 });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, adminToken, pid: child.pid!, databaseUrl: scratch.url, stop };
+}
+
+/** VmHWM (the peak resident set) and VmRSS of a process, in MiB (Linux). */
+export function memoryOf(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { peakMb: kib('VmHWM') / 1024, rssMb: kib('VmRSS') / 1024 };
 }
 
 /**

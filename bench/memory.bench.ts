@@ -11,13 +11,8 @@
 // not raise the peak much (growth under 1.3×). The load is checked (row count, every batch
 // processed without a failed item) before any number is printed.
 // The last line is `peak_rss_mb=<x> peak_rss_at_20pct_mb=<y> growth=<z>` for scripts.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { postgresPool } from '../src/db/database.ts';
-import { freePort, waitForReady } from '../support/net.ts';
-import { call, checkBatches, createScratchDatabase, createSupplier, envInt, fmtInt, fmtMs, SERVICE_NODE_FLAGS, serverUrl, table, waitForBatches } from './lib.ts';
+import { call, checkBatches, createSupplier, envInt, fmtInt, fmtMs, memoryOf, startServiceProcess, table, waitForBatches } from './lib.ts';
 
 const ENTRIES = envInt('BENCH_MEMORY_ENTRIES', 1_000_000);
 const PER_REQUEST = 50_000;
@@ -27,26 +22,8 @@ const TARGET_GROWTH = 1.3;
 const log = (message: string) => console.log(`[bench] ${message}`);
 const productCode = (p: number) => `P${String(p).padStart(7, '0')}`;
 
-/** VmHWM and VmRSS of a process, in MiB. */
-function memoryOf(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { peakMb: kib('VmHWM') / 1024, rssMb: kib('VmRSS') / 1024 };
-}
-
-const scratch = await createScratchDatabase(serverUrl());
-log(`database ${scratch.name}`);
-const port = await freePort();
-const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
-const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', 'src/main/cli.ts', 'serve'], {
-  cwd: path.resolve(import.meta.dirname, '..'),
-  env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: scratch.url, PORT: String(port), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', DEMO_SUPPLIER: 'false', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const exited = new Promise((resolve) => child.once('exit', resolve));
-const service = { baseUrl: `http://127.0.0.1:${port}`, adminToken };
+const service = await startServiceProcess(log);
 try {
-  await waitForReady(service.baseUrl, { gone: () => (child.exitCode !== null ? 'the service exited' : undefined), timeoutMs: 60_000, everyMs: 100 });
   const s = await createSupplier(service, 'MEMORY');
   const as = { headers: s.headers };
   await call(service.baseUrl, 'PUT', '/category', { ...as, body: { internalCode: 'C', name: 'C' }, expect: 200 });
@@ -59,7 +36,7 @@ try {
     seeded.push(...(await call(service.baseUrl, 'POST', '/batch/product', { ...as, body: { upsert }, expect: 202 })).body.batchId);
   }
   checkBatches('products', await waitForBatches(service, s, seeded));
-  const afterSeed = memoryOf(child.pid!);
+  const afterSeed = memoryOf(service.pid);
   log(`seeded ${fmtInt(PRODUCTS)} products in ${fmtMs(performance.now() - started)}; peak so far ${afterSeed.peakMb.toFixed(0)} MiB`);
 
   started = performance.now();
@@ -76,13 +53,13 @@ try {
     ids.push(...batchIds);
     if (at20 === undefined && from + PER_REQUEST >= ENTRIES / 5) {
       checkBatches('first 20 %', await waitForBatches(service, s, ids));
-      at20 = memoryOf(child.pid!);
+      at20 = memoryOf(service.pid);
     }
   }
   checkBatches('price entries', await waitForBatches(service, s, ids));
   const ms = performance.now() - started;
-  const end = memoryOf(child.pid!);
-  const pool = postgresPool(scratch.url, 1);
+  const end = memoryOf(service.pid);
+  const pool = postgresPool(service.databaseUrl, 1);
   const { rows } = await pool.query<{ n: number }>('select count(*)::int as n from price_entries where supplier_id = $1', [s.id]);
   await pool.end();
   if (rows[0]!.n !== ENTRIES) throw new Error(`price_entries holds ${rows[0]!.n} rows, expected ${ENTRIES}`);
@@ -104,7 +81,5 @@ try {
   );
   console.log(`peak_rss_mb=${end.peakMb.toFixed(0)} peak_rss_at_20pct_mb=${at20!.peakMb.toFixed(0)} growth=${growth.toFixed(2)}`);
 } finally {
-  child.kill('SIGTERM');
-  await exited;
-  await scratch.drop();
+  await service.stop();
 }
