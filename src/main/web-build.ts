@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BUILD_ROOT = path.join(REPO_ROOT, '.web-build');
+const BUILD_ROOT = path.join(REPO_ROOT, '.web-build');
 const SOURCES = ['web/shop', 'web/console', 'web/lib', 'web/kit', 'web/vite.config.ts', 'web/vite.console.config.ts', 'src/client', 'package-lock.json'];
 /** Each app, built from its own Vite config into its own folder (served under `/<app>/` by src/http/web.routes.ts). */
 export const WEB_APPS = [

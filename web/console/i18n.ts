@@ -6,7 +6,7 @@ import { consoleTranslator, type Translate } from './words.ts';
 import { client } from './lib/api.ts';
 import { session, useSession } from './lib/session.ts';
 
-export { consoleTranslator, problemMessage, type ConsoleKey, type Translate } from './words.ts';
+export { problemMessage, type ConsoleKey, type Translate } from './words.ts';
 
 export function useT(): Translate {
   const { language } = useSession();

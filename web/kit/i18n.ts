@@ -10,7 +10,6 @@
 
 export const LANGUAGE_NAMES = { es: 'Español', 'pt-BR': 'Português (Brasil)', en: 'English' } as const;
 export type Language = keyof typeof LANGUAGE_NAMES;
-export const LANGUAGE_LIST = Object.keys(LANGUAGE_NAMES) as Language[];
 
 export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && value in LANGUAGE_NAMES;
 

@@ -2,9 +2,8 @@
 // service's OpenAPI document), query keys, and the hooks pages read through.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { createStoreAppClient, type ResponseData } from 'surtido/client';
-import { errorText as describeError } from '../kit/states.tsx';
 import { session } from './session.ts';
-import { problemMessage, type Language, type Translate } from './i18n.ts';
+import type { Language } from './i18n.ts';
 
 export const client = createStoreAppClient({
   baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
@@ -22,17 +21,13 @@ export async function signOut() {
   await session.signOut();
 }
 
-export type Me = ResponseData<'/app/me', 'get'>;
 export type CatalogPage = ResponseData<'/app/stores/{storeId}/catalog', 'get'>;
 export type CatalogItem = CatalogPage['data'][number];
-export type CatalogFilters = ResponseData<'/app/stores/{storeId}/catalog/filters', 'get'>;
 /** The priced cart (POST /app/stores/{storeId}/cart): the pricing engine's result, described field by field in openapi.json. */
 export type PricedCart = ResponseData<'/app/stores/{storeId}/cart', 'post'>;
-export type Order = ResponseData<'/app/orders/{id}', 'get'>;
-export type Ticket = ResponseData<'/app/tickets/{id}', 'get'>;
 export type Notification = ResponseData<'/app/notifications', 'get'>['data'][number];
 
-export type { BonusTier, DiscountTier, Promotion, PromotionRef } from './promotion-types.ts';
+export type { Promotion } from './promotion-types.ts';
 
 export const keys = {
   me: ['me'] as const,
@@ -81,9 +76,6 @@ export function chooseLanguage(language: Language) {
   session.setLanguage(language);
   if (session.get().token) void client.put('/app/me/preferences', { body: { language } }).catch(() => undefined);
 }
-
-/** What to tell the person about a failed call: the translated code, else the problem's own detail. */
-export const errorText = (t: Translate, error: unknown): string => describeError(t, error, problemMessage);
 
 export function invalidateStore(queryClient: QueryClient, storeId: number) {
   return Promise.all([

@@ -10,7 +10,6 @@ import { addItem, type CartItem } from './cart-state.ts';
 export type OrderGuide = ResponseData<'/app/stores/{storeId}/order-guide', 'get'>;
 export type GuideItem = OrderGuide['data'][number];
 export type StoreRecommendation = ResponseData<'/app/stores/{storeId}/recommendations', 'get'>['data'][number];
-export type Repeat = ResponseData<'/app/stores/{storeId}/orders/{orderId}/repeat', 'post'>;
 export type GuideSort = OrderGuide['sort'];
 
 export const guideKeys = {

@@ -6,7 +6,6 @@ import type { components } from 'surtido/client';
 type Schemas = components['schemas'];
 export type PromotionRef = Schemas['PromotionRef'];
 export type Promotion = Schemas['StorePromotion'];
-export type PromotionProduct = Promotion['products'][number];
 export type DiscountTier = NonNullable<Promotion['discountTiersData']>[number];
 /** A bonus tier; on the promotions page, a crossed bonus's gift with its `productName`. */
 export type BonusTier = NonNullable<Promotion['bonusTierData']>;

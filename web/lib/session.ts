@@ -16,7 +16,6 @@ const store = createSessionStore({
 });
 const { read, write } = store;
 
-export type Session = ReturnType<typeof store.session.get>;
 
 export const session = {
   ...store.session,

@@ -1,11 +1,10 @@
 // The console's data access: one client (surtido/console-client, typed by what a console
 // session may call), query keys, the signed-in person and what their role allows.
 import { useQuery } from '@tanstack/react-query';
-import { createConsoleClient, SurtidoApiError, type ConsoleResponse } from 'surtido/console-client';
+import { createConsoleClient, type ConsoleResponse } from 'surtido/console-client';
 import { ROLE_SCOPES, type SupplierScope } from 'surtido/console-client';
 import { session } from './session.ts';
 // From the catalog itself, not ../i18n.ts: that module's format hook reads the client here.
-import { problemMessage, type Translate } from '../words.ts';
 
 export const client = createConsoleClient({
   baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
@@ -20,9 +19,7 @@ export type OrderStatus = Order['status'];
 export type Delivery = ConsoleResponse<'/webhook/deliveries', 'get'>['data'][number];
 export type Member = ConsoleResponse<'/member', 'get'>[number];
 export type Credential = ConsoleResponse<'/credential', 'get'>['data'][number];
-export type IssuedCredential = ConsoleResponse<'/credential', 'post'>;
 export type Supplier = ConsoleResponse<'/admin/suppliers', 'get'>[number];
-export type StoreUserFound = ConsoleResponse<'/admin/store-users', 'get'>;
 export type Ticket = ConsoleResponse<'/support/ticket/{id}', 'get'>;
 export type TicketStatus = Ticket['status'];
 export type Batch = ConsoleResponse<'/batch', 'get'>['data'][number];
@@ -92,12 +89,4 @@ export function useCan() {
   const role = roleOf(me.data);
   const scopes: readonly SupplierScope[] = role ? ROLE_SCOPES[role] : [];
   return (scope: SupplierScope) => scopes.includes(scope);
-}
-
-/** What to tell the person about a failed call: the translated code, else the problem's own detail. */
-export function errorText(t: Translate, error: unknown): string {
-  if (error instanceof SurtidoApiError) return problemMessage(t, error.code) ?? error.detail;
-  if (error && typeof error === 'object' && 'code' in error && (error as { code: unknown }).code === 'NETWORK_ERROR') return t('error.NETWORK_ERROR');
-  if (error instanceof TypeError) return t('error.NETWORK_ERROR');
-  return error instanceof Error ? error.message : t('state.error');
 }

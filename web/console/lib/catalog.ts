@@ -10,7 +10,6 @@ export type PriceListSummary = ConsoleResponse<'/pricelist', 'get'>['data'][numb
 export type PriceEntry = ConsoleResponse<'/pricelist/{code}/entries', 'get'>['data'][number];
 export type Store = ConsoleResponse<'/store', 'get'>['data'][number];
 export type GrouperSummary = ConsoleResponse<'/grouper/stock', 'get'>['data'][number];
-export type StockRule = ConsoleResponse<'/grouper/{code}/stock/rules', 'get'>['data'][number];
 export type Promotion = ConsoleResponse<'/promotion/{code}', 'get'>;
 export type PromotionType = Promotion['type'];
 export type CartAnswer = ConsoleResponse<'/store/{code}/cart', 'post'>;

@@ -6,6 +6,5 @@ import { createSessionStore } from '../../kit/session.ts';
 
 const store = createSessionStore({ prefix: 'surtido.console.', extra: () => ({}), forget: 'token' });
 
-export type ConsoleSession = ReturnType<typeof store.session.get>;
 export const session = store.session;
 export const useSession = store.useSession;
