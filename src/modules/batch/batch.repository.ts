@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { copyInto, type CopyChunk } from '../../db/copy.ts';
 import type { BatchItem, DB } from '../../db/types.ts';
 import type { Staging } from './batch.kinds.ts';
@@ -82,6 +82,21 @@ export const BATCHES_ACCEPTED = 'batches_accepted';
 
 export async function notifyAccepted(trx: Transaction<DB>) {
   await sql`select pg_notify(${BATCHES_ACCEPTED}, '')`.execute(trx);
+}
+
+/**
+ * A staged kind's items in the order accepted: `columns` of each chunk row (`c`) of
+ * `table` and of each of its items (`o`), which `items` unnests from the chunk's arrays
+ * (`with ordinality as o(..., n)`).
+ */
+export async function readStagedRows<Row>(db: Kysely<DB>, table: string, columns: RawBuilder<unknown>, items: RawBuilder<unknown>, batchSeq: number): Promise<Row[]> {
+  const result = await sql<Row>`
+    select ${columns}
+    from ${sql.table(table)} c
+    cross join lateral ${items}
+    where c.batch_seq = ${batchSeq}
+    order by c.chunk, o.n`.execute(db);
+  return result.rows;
 }
 
 /** A staged kind's rows (COPY text lines: batch_seq, chunk, then the staging's columns, possibly made lazily), in the caller's transaction. */

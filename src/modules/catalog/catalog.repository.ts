@@ -5,6 +5,7 @@ import type { StagedRun } from '../batch/batch.kinds.ts';
 import { containsText, textIn, byCode, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
 import { registerImages } from '../images/images.repository.ts';
 import { offsetPage } from '../../db/paging.ts';
+import { readStagedRows } from '../batch/batch.repository.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -124,15 +125,10 @@ const itemsOfChunk = sql`rows from (
 
 /** A staged batch's items, in order. */
 export async function readStagedProducts(db: Kysely<DB>, batchSeq: number): Promise<StagedProduct[]> {
-  const result = await sql<StagedProduct>`
-    select o.code, o.name, o.description, c.brands[o.bx] as brand, c.categories[o.cx] as category,
+  const columns = sql`o.code, o.name, o.description, c.brands[o.bx] as brand, c.categories[o.cx] as category,
       o.image, ${sentJson('o.images')}::json as images, o.ean, o.enabled, ${sentJson('o.display_products')}::json as display_products, o.sent,
-      o.min_units, o.max_units, o.multiple
-    from batch_product_chunks c
-    cross join lateral ${itemsOfChunk}
-    where c.batch_seq = ${batchSeq}
-    order by c.chunk, o.n`.execute(db);
-  return result.rows;
+      o.min_units, o.max_units, o.multiple`;
+  return readStagedRows(db, 'batch_product_chunks', columns, itemsOfChunk, batchSeq);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DB } from '../../db/types.ts';
 import { insertElseUpsert } from '../../db/insert-first.ts';
 import { containsText, byCode, idsOf } from '../../db/sql.ts';
 import { offsetPage } from '../../db/paging.ts';
+import { readStagedRows } from '../batch/batch.repository.ts';
 
 export async function insertPriceList(db: Kysely<DB>, supplierId: number, internalCode: string, name: string | null) {
   const rows = await db
@@ -135,13 +136,13 @@ export const priceItemsStaging = {
 
 /** A staged batch's items, in order. */
 export async function readStagedPriceItems(db: Kysely<DB>, batchSeq: number) {
-  const result = await sql<{ list_code: string; code: string; units: number | null; price: string | null }>`
-    select c.lists[o.lx] as list_code, c.codes[o.cx] as code, o.units, o.price
-    from batch_price_chunks c
-    cross join lateral unnest(c.list_ix, c.code_ix, c.units, c.prices) with ordinality as o(lx, cx, units, price, n)
-    where c.batch_seq = ${batchSeq}
-    order by c.chunk, o.n`.execute(db);
-  return result.rows;
+  return readStagedRows<{ list_code: string; code: string; units: number | null; price: string | null }>(
+    db,
+    'batch_price_chunks',
+    sql`c.lists[o.lx] as list_code, c.codes[o.cx] as code, o.units, o.price`,
+    sql`unnest(c.list_ix, c.code_ix, c.units, c.prices) with ordinality as o(lx, cx, units, price, n)`,
+    batchSeq,
+  );
 }
 
 /** A staged item that named nothing: its code, and whether its list was found. */

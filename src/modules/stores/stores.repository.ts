@@ -4,6 +4,7 @@ import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import { containsText, textIn, byCode, idIn, idOf, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
 import { offsetPage } from '../../db/paging.ts';
+import { readStagedRows } from '../batch/batch.repository.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -93,17 +94,12 @@ const storesOfChunk = sql`rows from (
 
 /** A staged batch's items, in order. */
 export async function readStagedStores(db: Kysely<DB>, batchSeq: number): Promise<StagedStore[]> {
-  const result = await sql<StagedStore>`
-    select o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
+  const columns = sql`o.code, o.name, o.legal_name, o.legal_id, o.owner_name, o.phone, o.email, o.enabled,
       ${sentJson('o.addresses')}::json as addresses, o.drop_size::text as drop_size,
       c.price_lists[o.lx] as price_list, c.stock_groupers[o.gx] as stock_grouper,
       ${sentJson('o.promotion_groupers')}::json as promotion_groupers, o.sent, c.delivery_zones[o.zx] as delivery_zone,
-      ${sentJson('o.credit')}::json as credit
-    from batch_store_chunks c
-    cross join lateral ${storesOfChunk}
-    where c.batch_seq = ${batchSeq}
-    order by c.chunk, o.n`.execute(db);
-  return result.rows;
+      ${sentJson('o.credit')}::json as credit`;
+  return readStagedRows(db, 'batch_store_chunks', columns, storesOfChunk, batchSeq);
 }
 
 /** Why a staged store item failed: the first code it names that the supplier does not have. */
