@@ -60,6 +60,8 @@ export const problems = (...statuses: number[]) =>
   );
 
 export const CodeParams = Type.Object({ code: Code({ description: 'internalCode' }) });
+/** The `:id` of a path naming a row by the platform's id (an order, a ticket, a member, a webhook delivery). */
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 export const PageQuery = {
   take: Type.Integer({ minimum: 1, maximum: 50, default: 50 }),

@@ -6,10 +6,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { audited } from '../audit/audited.ts';
 import { storeUserOf } from '../store-app/store-app.principal.ts';
 import { supplierOf } from '../auth/principal.ts';
-import { CodeParams, problems } from '../../lib/schemas.ts';
+import { CodeParams, IdParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { todayIn } from '../../lib/clock.ts';
-import { Order, OrderIdParams } from '../orders/orders.schemas.ts';
+import { Order } from '../orders/orders.schemas.ts';
 import { storeAppContext } from '../store-app/store-app.context.ts';
 import { requireMembership } from '../store-app/store-app.membership.ts';
 import { StoreParams } from '../store-app/store-app.schemas.ts';
@@ -77,7 +77,7 @@ export const creditRoutes =
       schema: {
         tags: ['orders'],
         summary: 'Release an order on credit hold: it stays PENDING and now takes the store\'s credit (cancel it instead to refuse it)',
-        params: OrderIdParams,
+        params: IdParams,
         response: { 200: Order, ...problems(400, 401, 403, 404, 409) },
       },
       handler: async (request) => {

@@ -6,10 +6,10 @@ import { audited } from '../audit/audited.ts';
 import { rateLimited } from '../../lib/errors.ts';
 import { supplierOf } from '../auth/principal.ts';
 import { RateLimiter } from '../../lib/rate-limiter.ts';
-import { problems } from '../../lib/schemas.ts';
+import { IdParams, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
-import { InviteBody, Member, MemberIdParams, Removed, RoleBody } from './members.schemas.ts';
+import { InviteBody, Member, Removed, RoleBody } from './members.schemas.ts';
 import { changeRole, inviteMember, listMembers, removeMember } from './members.service.ts';
 
 const tags = ['members'];
@@ -55,7 +55,7 @@ export const memberRoutes =
       schema: {
         tags,
         summary: "Change a member's role (effective on their next request); the last owner cannot be demoted",
-        params: MemberIdParams,
+        params: IdParams,
         body: RoleBody,
         response: { 200: Member, ...problems(400, 401, 403, 404, 409) },
       },
@@ -67,7 +67,7 @@ export const memberRoutes =
       schema: {
         tags,
         summary: 'Remove a member: their console sessions for this supplier end at once; the last owner cannot be removed',
-        params: MemberIdParams,
+        params: IdParams,
         response: { 200: Removed, ...problems(401, 403, 404, 409) },
       },
       handler: (request) => audited(deps, request, (db) => removeMember(db, supplierOf(request).supplierId, request.params.id)),

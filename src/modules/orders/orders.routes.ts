@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../auth/principal.ts';
-import { Page, problems } from '../../lib/schemas.ts';
+import { IdParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { SupplierIdParams } from '../admin/admin.schemas.ts';
 import { cancelCodes, replaceCancelCodes } from './cancel-codes.ts';
@@ -11,7 +11,6 @@ import {
   ConfirmBody,
   DeliverBody,
   Order,
-  OrderIdParams,
   OrderListQuery,
   ReturnBody,
 } from './orders.schemas.ts';
@@ -34,7 +33,7 @@ export const orderRoutes =
   async (app) => {
     app.get('/order/:id', {
       config: read,
-      schema: { tags, summary: 'One order by its platform id', params: OrderIdParams, response: { 200: Order, ...problems(400, 401, 403, 404) } },
+      schema: { tags, summary: 'One order by its platform id', params: IdParams, response: { 200: Order, ...problems(400, 401, 403, 404) } },
       handler: (request) => getOrder(deps.db, supplierOf(request).supplierId, request.params.id, deps.config.currencyDecimals),
     });
 
@@ -50,7 +49,7 @@ export const orderRoutes =
           method,
           url: `/order/:id/${op}`,
           config: write,
-          schema: { tags, summary, params: OrderIdParams, body, response: { 200: Order, ...problems(400, 401, 403, 404, 409) } },
+          schema: { tags, summary, params: IdParams, body, response: { 200: Order, ...problems(400, 401, 403, 404, 409) } },
           handler: async (request) => {
             const { supplierId } = supplierOf(request);
             // The supplier's time: a test twin's clock may have been moved (src/modules/sandbox).

@@ -7,7 +7,6 @@ import { Address } from '../stores/stores.schemas.ts';
 const CalendarDate = () => Type.String({ format: 'calendar-date', description: 'YYYY-MM-DD' });
 const Quantity = () => Type.Integer({ minimum: 1, maximum: 1_000_000 });
 
-export const OrderIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export const OrderStatusEnum = Type.Union([
   Type.Literal('PENDING'),
   Type.Literal('CONFIRMED'),

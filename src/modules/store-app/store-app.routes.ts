@@ -7,15 +7,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { storeUserOf } from './store-app.principal.ts';
-import { Page, PageQuery, problems } from '../../lib/schemas.ts';
+import { IdParams, Page, PageQuery, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../lib/errors.ts';
 import { cancelCodes } from '../orders/cancel-codes.ts';
 import { DeliveryOptions } from '../delivery/delivery.schemas.ts';
 import { cachedZoneOfStore, optionsOf } from '../delivery/delivery.service.ts';
-import { CancelBody, Order, OrderIdParams } from '../orders/orders.schemas.ts';
+import { CancelBody, Order } from '../orders/orders.schemas.ts';
 import { PricedCart } from '../pricing/pricing.schemas.ts';
-import { AnswerBody, AppTicket, AppTicketListQuery, OpenTicketBody, StoreIdParams, TicketIdParams } from '../tickets/tickets.schemas.ts';
+import { AnswerBody, AppTicket, AppTicketListQuery, OpenTicketBody, StoreIdParams } from '../tickets/tickets.schemas.ts';
 import * as tickets from '../tickets/tickets.service.ts';
 import { storeCatalog, storeCatalogFilters } from './store-app.catalog.ts';
 import { storeAppContext, type StoreAppContext } from './store-app.context.ts';
@@ -150,13 +150,13 @@ export const storeAppRoutes =
 
     app.get('/app/orders/:id', {
       config: store,
-      schema: { tags, summary: 'One order of one of your stores', params: OrderIdParams, response: { 200: Order, ...problems(401, 404) } },
+      schema: { tags, summary: 'One order of one of your stores', params: IdParams, response: { 200: Order, ...problems(401, 404) } },
       handler: (request) => getStoreOrder(ctx(), storeUserOf(request), request.params.id),
     });
 
     app.post('/app/orders/:id/cancel', {
       config: storeKeepingCache,
-      schema: { tags, summary: 'Cancel a PENDING order with a store cancellation code', params: OrderIdParams, body: CancelBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
+      schema: { tags, summary: 'Cancel a PENDING order with a store cancellation code', params: IdParams, body: CancelBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
       handler: (request) => cancelStoreOrder(ctx(), storeUserOf(request), request.params.id, request.body, now),
     });
 
@@ -225,7 +225,7 @@ export const storeAppRoutes =
 
     app.get('/app/tickets/:id', {
       config: store,
-      schema: { tags, summary: 'A ticket with its messages', params: TicketIdParams, response: { 200: AppTicket, ...problems(400, 401, 404) } },
+      schema: { tags, summary: 'A ticket with its messages', params: IdParams, response: { 200: AppTicket, ...problems(400, 401, 404) } },
       handler: async (request) => (await requireTicketOfMember(ctx(), storeUserOf(request), request.params.id)).view,
     });
 
@@ -234,7 +234,7 @@ export const storeAppRoutes =
       schema: {
         tags,
         summary: "Answer the supplier's request for information (only while ADDITIONAL_INFO_REQUESTED); the ticket goes IN_PROGRESS",
-        params: TicketIdParams,
+        params: IdParams,
         body: AnswerBody,
         response: { 200: AppTicket, ...problems(400, 401, 404, 409) },
       },

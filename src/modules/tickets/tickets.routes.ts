@@ -1,9 +1,9 @@
 // The supplier's side of support tickets (docs/conventions.md, openapi.json).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../auth/principal.ts';
-import { Page, problems } from '../../lib/schemas.ts';
+import { IdParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { Ticket, TicketIdParams, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
+import { Ticket, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
 import { closeTicket, getTicket, listTickets, requestInfo, updateTicket } from './tickets.service.ts';
 import { audited } from '../audit/audited.ts';
 
@@ -24,7 +24,7 @@ export const ticketRoutes =
 
     app.get('/support/ticket/:id', {
       config: read,
-      schema: { tags, summary: 'A ticket with its messages', params: TicketIdParams, response: { 200: Ticket, ...problems(400, 401, 403, 404) } },
+      schema: { tags, summary: 'A ticket with its messages', params: IdParams, response: { 200: Ticket, ...problems(400, 401, 403, 404) } },
       handler: (request) => getTicket(deps.db, supplierOf(request).supplierId, request.params.id),
     });
 
@@ -33,7 +33,7 @@ export const ticketRoutes =
       schema: {
         tags,
         summary: "Link the supplier's own ticket id and/or move the status (IN_PROGRESS, SOLVED); any but CLOSED",
-        params: TicketIdParams,
+        params: IdParams,
         body: UpdateTicketBody,
         response: { 200: Ticket, ...problems(400, 401, 403, 404, 409) },
       },

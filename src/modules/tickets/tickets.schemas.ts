@@ -27,7 +27,6 @@ export const Ticket = Type.Object(ticketFields);
 /** The store app's ticket: the same, with the store's platform id. */
 export const AppTicket = Type.Object({ ...ticketFields, storeId: Type.Integer() });
 
-export const TicketIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export const StoreIdParams = Type.Object({ storeId: Type.Integer({ minimum: 1, description: "the platform's id of the store" }) });
 
 export const TicketListQuery = Type.Object({ status: Type.Optional(TicketStatus), ...PageQuery });

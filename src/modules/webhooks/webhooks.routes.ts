@@ -5,11 +5,11 @@
 // signing 24 h more, replays without the secret) are written once.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../auth/principal.ts';
-import { Page, problems } from '../../lib/schemas.ts';
+import { IdParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { Secret, SupplierIdParams, Webhook, WebhookBody } from '../admin/admin.schemas.ts';
 import { configureWebhook, rotateWebhookSecret } from '../suppliers/suppliers.service.ts';
-import { Delivery, DeliveryIdParams, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
+import { Delivery, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
 import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, supplierWebhookSettings, webhookSettings } from './webhooks.service.ts';
 import { audited } from '../audit/audited.ts';
 import { findDelivery } from './webhooks.log.repository.ts';
@@ -77,7 +77,7 @@ export const webhookRoutes =
       schema: {
         tags,
         summary: "Send a delivery's event again now, as a new delivery with the same webhook-id",
-        params: DeliveryIdParams,
+        params: IdParams,
         response: { 200: Delivery, ...problems(400, 401, 403, 404) },
       },
       handler: (request) => audited(deps, request, (db) => redeliver(db, supplierOf(request).supplierId, request.params.id)),
@@ -122,7 +122,7 @@ export const webhookRoutes =
       schema: {
         tags: ['admin'],
         summary: "Send any supplier's delivery again now, as a new delivery with the same webhook-id",
-        params: DeliveryIdParams,
+        params: IdParams,
         response: { 200: Delivery, ...problems(400, 401, 404) },
       },
       handler: (request) =>

@@ -50,8 +50,6 @@ export const DeliveryQuery = Type.Object({
   ...PageQuery,
 });
 
-export const DeliveryIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-
 /** The body of a ping (`POST /webhook/test`). */
 export const PingBody = Type.Object({
   type: Type.Literal('ping'),
