@@ -7,9 +7,7 @@
 // their days past due and PDFs, and the payment with what it was applied to. Runs in the
 // PGlite pass only (skipped when DATABASE_URL is set); fails when Chromium is missing.
 import { expect, it } from 'vitest';
-import { createSurtidoClient } from '../../src/client/index.ts';
-import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, ownerWithDemoCatalog } from './console-harness.ts';
 
 const world = consoleWorld();
 const OWNER = 'cartera@norte.test';
@@ -24,19 +22,7 @@ inBrowser('the console: receivables by age and a store’s account', () => {
   it('the owner reads the aging of the ERP’s invoices, then the store’s account, its invoices, PDFs and payment', async () => {
     const { t } = world;
     expect(t.deps.config.timezone).toBe('UTC');
-    const ok = async (res: Promise<{ statusCode: number; body: string }>) => {
-      const r = await res;
-      expect(r.statusCode, r.body).toBeLessThan(300);
-      return JSON.parse(r.body);
-    };
-    const supplier = await ok(t.admin('POST', '/admin/suppliers', { name: 'Distribuidora Norte', code: 'DNORTE' }));
-    await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/members`, { email: OWNER, role: 'owner' }));
-    const credential = await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/credentials`));
-    const surtido = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: credential.apiKey, clientId: credential.clientId, clientSecret: credential.clientSecret });
-    await seedDemoCatalog(
-      (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
-      async (ids) => expect((await surtido.waitForBatch(ids)).failed).toEqual([]),
-    );
+    const { supplier, surtido } = await ownerWithDemoCatalog(world, OWNER);
     await surtido.put('/store/{code}/credit', {
       params: { path: { code: 'TIENDA-DEMO' } },
       body: { paymentMethods: ['CREDIT', 'CASH_ON_DELIVERY'], limit: 500_000, termDays: 15, allowOverLimitWithApproval: true },

@@ -7,11 +7,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
+import { createSurtidoClient, verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
+import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
 import { addOperator } from '../../src/modules/console/console.service.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/app.ts';
-import { axeViolations, freePort, launchChromium, startImageHost, watchPolicy } from './harness.ts';
+import { axeViolations, freePort, launchChromium, startImageHost, watchedContext } from './harness.ts';
 
 export const OPERATOR = 'operaciones@surtido.test';
 export const DESKTOP = { width: 1280, height: 860 };
@@ -78,14 +79,7 @@ export async function startConsole(options: { images?: boolean } = {}): Promise<
     async desktop(locale = 'es-CO', viewport = DESKTOP) {
       // The platform's timezone: the overview's "today" is the browser's calendar day.
       // The service's Content-Security-Policy is on, as in a member's browser.
-      const context = watchPolicy(await browser.newContext({ viewport, locale, baseURL: baseUrl, timezoneId: t.deps.config.timezone }));
-      if (process.env.E2E_TRACE) {
-        context.on('page', (page) => {
-          page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
-          page.on('console', (m) => m.type() === 'error' && console.log(`console: ${m.text()}`));
-        });
-      }
-      return context;
+      return watchedContext(browser, { viewport, locale, baseURL: baseUrl, timezoneId: t.deps.config.timezone });
     },
     async close() {
       await browser.close();
@@ -136,3 +130,40 @@ export async function accessible(page: Page, where: string) {
   await page.waitForLoadState('networkidle');
   expect(await axeViolations(page), where).toEqual([]);
 }
+
+/**
+ * A supplier "Distribuidora Norte" (DNORTE) whose owner is `owner`, with the demo catalog
+ * loaded through the project's client as its ERP would: answers the supplier and that client.
+ */
+export async function ownerWithDemoCatalog(world: ConsoleWorld, owner: string) {
+  const { t } = world;
+  const ok = async (res: Promise<{ statusCode: number; body: string }>) => {
+    const r = await res;
+    expect(r.statusCode, r.body).toBeLessThan(300);
+    return JSON.parse(r.body);
+  };
+  const supplier = await ok(t.admin('POST', '/admin/suppliers', { name: 'Distribuidora Norte', code: 'DNORTE' }));
+  await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/members`, { email: owner, role: 'owner' }));
+  const credential = await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/credentials`));
+  const surtido = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: credential.apiKey, clientId: credential.clientId, clientSecret: credential.clientSecret });
+  await seedDemoCatalog(
+    (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
+    async (ids) => expect((await surtido.waitForBatch(ids)).failed).toEqual([]),
+  );
+  return { supplier: supplier as { id: number; code: string }, surtido };
+}
+
+/**
+ * A products CSV for the import pages. Line 1 is the header; lines 2 and 6 load. Line 3: a
+ * brand nobody has (fails when its batch applies it); line 4: no name (refused as the batch
+ * endpoint would refuse it); line 5: bad JSON in a cell.
+ */
+export const PRODUCTS_CSV = [
+  'internalCode,name,brandInternalCode,categoryInternalCode,displayProducts',
+  'KUMIS-1L,Kumis 1 L,CAMPO,DESPENSA,"[{""units"":1,""name"":""Unidad"",""default"":true}]"',
+  'YOGUR-1L,Yogur 1 L,LACTEOS-X,DESPENSA,',
+  'QUESO-500,,CAMPO,DESPENSA,',
+  'AREPA-5,Arepas x5,CAMPO,DESPENSA,"[{""units"":1"',
+  'PANELA-1K,Panela 1 kg,CAMPO,DESPENSA,',
+  '',
+].join('\n');

@@ -12,24 +12,13 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, PRODUCTS_CSV } from './console-harness.ts';
 
 const world = consoleWorld();
 
 const MANAGER = 'gerente@andes.test';
 const VIEWER = 'lector@andes.test';
 
-// Line 1 is the header. Line 3: a brand nobody has (fails when its batch applies it);
-// line 4: no name (refused as the batch endpoint would refuse it); line 5: bad JSON in a cell.
-const PRODUCTS = [
-  'internalCode,name,brandInternalCode,categoryInternalCode,displayProducts',
-  'KUMIS-1L,Kumis 1 L,CAMPO,DESPENSA,"[{""units"":1,""name"":""Unidad"",""default"":true}]"',
-  'YOGUR-1L,Yogur 1 L,LACTEOS-X,DESPENSA,',
-  'QUESO-500,,CAMPO,DESPENSA,',
-  'AREPA-5,Arepas x5,CAMPO,DESPENSA,"[{""units"":1"',
-  'PANELA-1K,Panela 1 kg,CAMPO,DESPENSA,',
-  '',
-].join('\n');
 
 const PRICES = ['priceListInternalCode,productInternalCode,units,price', 'PL-DEMO,COLA-350,6,9900', 'PL-DEMO,GASEOSA-FANTASMA,1,1000', 'PL-DEMO,AGUA-600,6,6500', ''].join('\n');
 
@@ -87,7 +76,7 @@ inBrowser('imports in the console', () => {
     await accessible(page, 'imports (empty)');
 
     // A products CSV with bad rows: refused ones at once, one failing when applied.
-    await upload(page, 'Productos', 'productos.csv', PRODUCTS);
+    await upload(page, 'Productos', 'productos.csv', PRODUCTS_CSV);
     await page.locator('progress').waitFor();
     await ended(page, 5, 'Con filas fallidas');
     expect(await page.locator('[data-figure="applied"] .figure').textContent()).toBe('2');
@@ -162,7 +151,7 @@ inBrowser('imports in the console', () => {
     expect(await viewer.getByRole('link', { name: 'Subir el archivo corregido' }).count()).toBe(0);
     await accessible(viewer, 'import (viewer)');
     const token = await viewer.evaluate(() => localStorage.getItem('surtido.console.token'));
-    const refused = await t.request({ method: 'POST', url: '/import/products', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, payload: PRODUCTS });
+    const refused = await t.request({ method: 'POST', url: '/import/products', headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' }, payload: PRODUCTS_CSV });
     expect(refused.statusCode).toBe(403);
   }, 240_000);
 });

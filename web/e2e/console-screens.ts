@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { DEMO_USER, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { consoleSignIn, OPERATOR, startConsole } from './console-harness.ts';
+import { consoleSignIn, OPERATOR, PRODUCTS_CSV, startConsole } from './console-harness.ts';
 
 export async function consoleScreens(out: string) {
   // With the image worker: the products page shows each picture's state.
@@ -114,15 +114,7 @@ export async function consoleScreens(out: string) {
     // Imports: a products CSV with bad rows, uploaded in the console; its failed rows, then the list.
     await page.goto('/console/imports');
     await page.getByLabel('Qué contiene').selectOption({ label: 'Productos' });
-    const productsCsv = [
-      'internalCode,name,brandInternalCode,categoryInternalCode,displayProducts',
-      'KUMIS-1L,Kumis 1 L,CAMPO,DESPENSA,"[{""units"":1,""name"":""Unidad"",""default"":true}]"',
-      'YOGUR-1L,Yogur 1 L,LACTEOS-X,DESPENSA,',
-      'QUESO-500,,CAMPO,DESPENSA,',
-      'AREPA-5,Arepas x5,CAMPO,DESPENSA,"[{""units"":1"',
-      'PANELA-1K,Panela 1 kg,CAMPO,DESPENSA,',
-    ].join('\n');
-    await page.getByLabel('Archivo (.csv o .jsonl)').setInputFiles({ name: 'productos.csv', mimeType: 'text/csv', buffer: Buffer.from(productsCsv) });
+    await page.getByLabel('Archivo (.csv o .jsonl)').setInputFiles({ name: 'productos.csv', mimeType: 'text/csv', buffer: Buffer.from(PRODUCTS_CSV) });
     await page.getByRole('button', { name: 'Subir e importar' }).click();
     await page.waitForURL(/\/console\/imports\/[0-9a-f-]{36}/);
     await page.locator('[data-line]').first().waitFor();

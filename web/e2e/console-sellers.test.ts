@@ -5,9 +5,7 @@
 // its field first), sees them listed with the store, and the API answers the same seller.
 // Runs in the PGlite pass only (skipped when DATABASE_URL is set); fails when Chromium is missing.
 import { expect, it } from 'vitest';
-import { createSurtidoClient } from '../../src/client/index.ts';
-import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, ownerWithDemoCatalog } from './console-harness.ts';
 
 const world = consoleWorld();
 const OWNER = 'ventas@norte.test';
@@ -16,19 +14,7 @@ const SHOTS = process.env.E2E_SHOTS;
 inBrowser('the console: sellers', () => {
   it('the owner adds a seller serving a store through the form and sees them listed', async () => {
     const { t } = world;
-    const ok = async (res: Promise<{ statusCode: number; body: string }>) => {
-      const r = await res;
-      expect(r.statusCode, r.body).toBeLessThan(300);
-      return JSON.parse(r.body);
-    };
-    const supplier = await ok(t.admin('POST', '/admin/suppliers', { name: 'Distribuidora Norte', code: 'DNORTE' }));
-    await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/members`, { email: OWNER, role: 'owner' }));
-    const credential = await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/credentials`));
-    const surtido = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: credential.apiKey, clientId: credential.clientId, clientSecret: credential.clientSecret });
-    await seedDemoCatalog(
-      (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
-      async (ids) => expect((await surtido.waitForBatch(ids)).failed).toEqual([]),
-    );
+    const { supplier, surtido } = await ownerWithDemoCatalog(world, OWNER);
 
     const page = await (await world.desktop()).newPage();
     await consoleSignIn(world, page, OWNER);

@@ -12,11 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { as } from '../../test/helpers/app.ts';
 import { OffsetClock } from '../../test/helpers/clock.ts';
-import { axeViolations, DEMO_USER, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, expectAccessible, signInCode, startShop, type Shop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
-const SHOTS = process.env.E2E_SHOTS;
 
 /** The first Wednesday at least two days ahead, 12:48 in Bogotá (UTC−5, no daylight saving): 17:48Z. */
 function nextWednesday(): { at: number; wednesday: string; thursday: string; friday: string } {
@@ -117,12 +116,7 @@ afterAll(async () => {
   await shop?.close();
 });
 
-async function accessible(page: Page, where: string) {
-  await page.waitForLoadState('networkidle');
-  const violations = await axeViolations(page);
-  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${where.replace(/\W+/g, '-')}.png`, fullPage: true });
-}
+const accessible = (page: Page, where: string) => expectAccessible(page, where);
 
 const dayName = (ymd: string) => {
   const parts = new Intl.DateTimeFormat('es-CO', { weekday: 'long', day: 'numeric', timeZone: 'UTC' }).formatToParts(new Date(`${ymd}T00:00:00Z`));

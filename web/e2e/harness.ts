@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { demoImageSvg } from '../../src/http/demo-images.routes.ts';
 import { createRequire } from 'node:module';
+import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
 import { DEMO_USER, demoImageColour, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
@@ -125,14 +126,7 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
     webhooks,
     async phone(locale, viewport = PHONE.viewport) {
       // The service's Content-Security-Policy is on, as in a buyer's browser.
-      const context = watchPolicy(await browser.newContext({ ...PHONE, viewport, locale, baseURL: baseUrl }));
-      if (process.env.E2E_TRACE) {
-        context.on('page', (page) => {
-          page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
-          page.on('console', (m) => m.type() === 'error' && console.log(`console: ${m.text()}`));
-        });
-      }
-      return context;
+      return watchedContext(browser, { ...PHONE, viewport, locale, baseURL: baseUrl });
     },
     async close() {
       await browser.close();
@@ -189,6 +183,34 @@ export async function axeViolations(page: Page): Promise<string[]> {
       .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ...(policyViolations.get(page.context()) ?? []).map((text) => `content-security-policy: ${text}`),
   ];
+}
+
+/**
+ * The page once its requests settle has no serious or critical axe violation (nor a
+ * blocked resource); with E2E_SHOTS set, its full-page screenshot is kept there as
+ * `<prefix><where>.png`.
+ */
+export async function expectAccessible(page: Page, where: string, prefix = '') {
+  await page.waitForLoadState('networkidle');
+  const violations = await axeViolations(page);
+  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
+  const shots = process.env.E2E_SHOTS;
+  if (shots) await page.screenshot({ path: `${shots}/${prefix}${where.replace(/\W+/g, '-')}.png`, fullPage: true });
+}
+
+/**
+ * A browser context whose Content-Security-Policy violations are watched (watchPolicy);
+ * with E2E_TRACE set, its pages' errors are printed.
+ */
+export async function watchedContext(browser: Browser, options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
+  const context = watchPolicy(await browser.newContext(options));
+  if (process.env.E2E_TRACE) {
+    context.on('page', (page) => {
+      page.on('pageerror', (e) => console.log(`pageerror: ${e.message}`));
+      page.on('console', (m) => m.type() === 'error' && console.log(`console: ${m.text()}`));
+    });
+  }
+  return context;
 }
 
 export { DEMO_USER };

@@ -13,12 +13,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../../test/helpers/app.ts';
-import { axeViolations, DEMO_USER, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, expectAccessible, signInCode, startShop, type Shop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
 const MANAGER = 'bodega@demo.test';
-const SHOTS = process.env.E2E_SHOTS;
 
 /** An amount as both apps write it in Spanish: the platform's currency (COP) in its locale (es-CO), whole amounts without decimals. */
 const money = (amount: number) =>
@@ -34,12 +33,7 @@ afterAll(async () => {
   await shop?.close();
 });
 
-async function accessible(page: Page, where: string) {
-  await page.waitForLoadState('networkidle');
-  const violations = await axeViolations(page);
-  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/money-${where.replace(/\W+/g, '-')}.png`, fullPage: true });
-}
+const accessible = (page: Page, where: string) => expectAccessible(page, where, 'money-');
 
 /** The demo buyer, signed in on a phone in Spanish. */
 async function buyer(): Promise<{ context: BrowserContext; page: Page; storeId: number }> {

@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { as } from '../../test/helpers/app.ts';
-import { axeViolations, DEMO_USER, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, expectAccessible, signInCode, startShop, type Shop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
-const SHOTS = process.env.E2E_SHOTS;
 
 beforeAll(async () => {
   if (process.env.DATABASE_URL) return;
@@ -47,12 +46,7 @@ afterAll(async () => {
   await shop?.close();
 });
 
-async function accessible(page: Page, where: string) {
-  await page.waitForLoadState('networkidle');
-  const violations = await axeViolations(page);
-  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${where.replace(/\W+/g, '-')}.png`, fullPage: true });
-}
+const accessible = (page: Page, where: string) => expectAccessible(page, where);
 
 run('"Lo de siempre" in a browser', () => {
   it('in Spanish: the app opens on the usual order, and one tap adds the usual quantities to the cart', async () => {
