@@ -201,6 +201,7 @@ export interface BatchItemResultsTable {
   message: string | null;
 }
 
+/** A brand's columns; a category has them and its parent. */
 export interface BrandsTable {
   id: Generated<number>;
   supplier_id: number;
@@ -213,17 +214,8 @@ export interface BrandsTable {
   updated_at: Generated<Date>;
 }
 
-export interface CategoriesTable {
-  id: Generated<number>;
-  supplier_id: number;
-  internal_code: string;
+export interface CategoriesTable extends BrandsTable {
   parent_id: number | null;
-  name: string;
-  weight: number | null;
-  image: string | null;
-  enabled: Generated<boolean>;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
 }
 
 export interface DisplayProduct {

@@ -54,18 +54,8 @@ export const ProductInput = Type.Object({
 });
 export const ProductBatchBody = Type.Object({ upsert: Type.Array(ProductInput) });
 
-export const Brand = Type.Object({
-  internalCode: Type.String(),
-  name: Type.String(),
-  weight: Nullable(Type.Number()),
-  image: Nullable(Type.String()),
-  ...ImageFields,
-  enabled: Type.Boolean(),
-  createdAt: Timestamp(),
-  updatedAt: Timestamp(),
-});
-
-const CategoryFields = {
+/** What a brand is, and every category besides its place in the tree. */
+const CatalogEntryFields = {
   internalCode: Type.String(),
   name: Type.String(),
   weight: Nullable(Type.Number()),
@@ -75,10 +65,12 @@ const CategoryFields = {
   createdAt: Timestamp(),
   updatedAt: Timestamp(),
 };
-export const Subcategory = Type.Object({ ...CategoryFields, parentCategoryInternalCode: Type.String() });
+export const Brand = Type.Object(CatalogEntryFields);
+
+export const Subcategory = Type.Object({ ...CatalogEntryFields, parentCategoryInternalCode: Type.String() });
 /** A level-1 category carries its subcategories; a subcategory names its parent. */
 export const Category = Type.Object({
-  ...CategoryFields,
+  ...CatalogEntryFields,
   parentCategoryInternalCode: Nullable(Type.String()),
   subcategories: Type.Optional(Type.Array(Subcategory)),
 });

@@ -13,34 +13,36 @@ const iso = (d: Date) => d.toISOString();
 export async function getBrand(db: Kysely<DB>, supplierId: number, code: string, publicUrl: string) {
   const b = await repo.findBrand(db, supplierId, code);
   if (!b) throw notFound('brand', code);
-  const image = await loadImageViews(db, supplierId, [b.image], publicUrl);
-  return {
-    internalCode: b.internal_code,
-    name: b.name,
-    weight: b.weight,
-    image: b.image,
-    ...image(b.image),
-    enabled: b.enabled,
-    createdAt: iso(b.created_at),
-    updatedAt: iso(b.updated_at),
-  };
+  return entryView(b, await loadImageViews(db, supplierId, [b.image], publicUrl));
 }
 
 type Views = (url: string | null) => ImageView;
 
-function categoryView(c: repo.CategoryRow, image: Views) {
+/** A brand, or a category without its place in the tree (catalog.schemas.ts's CatalogEntryFields). */
+interface EntryRow {
+  internal_code: string;
+  name: string;
+  weight: number | null;
+  image: string | null;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function entryView(r: EntryRow, image: Views) {
   return {
-    internalCode: c.internal_code,
-    name: c.name,
-    weight: c.weight,
-    image: c.image,
-    ...image(c.image),
-    enabled: c.enabled,
-    parentCategoryInternalCode: c.parent_code ?? null,
-    createdAt: iso(c.created_at),
-    updatedAt: iso(c.updated_at),
+    internalCode: r.internal_code,
+    name: r.name,
+    weight: r.weight,
+    image: r.image,
+    ...image(r.image),
+    enabled: r.enabled,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }
+
+const categoryView = (c: repo.CategoryRow, image: Views) => ({ ...entryView(c, image), parentCategoryInternalCode: c.parent_code ?? null });
 
 const subcategoryView = (c: repo.CategoryRow, image: Views) => ({ ...categoryView(c, image), parentCategoryInternalCode: c.parent_code! });
 
