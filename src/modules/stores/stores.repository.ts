@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/types.ts';
+import type { DB, StoresTable } from '../../db/types.ts';
 import { insertElseUpsert, type RowsWritten } from '../../db/insert-first.ts';
 import type { StagedRun } from '../batch/batch.kinds.ts';
 import { containsText, textIn, byCode, idIn, idOf, idsOf, noRow, rowByCode, sentJson } from '../../db/sql.ts';
@@ -64,14 +64,9 @@ export const STORE_SENT = {
   credit: 1024,
 } as const;
 
-export interface StagedStore {
+/** A staged item: the store's own text columns as sent, then what the item says about the rest. */
+export interface StagedStore extends Pick<StoresTable, 'name' | 'legal_name' | 'legal_id' | 'owner_name' | 'phone' | 'email'> {
   code: string;
-  name: string;
-  legal_name: string | null;
-  legal_id: string | null;
-  owner_name: string | null;
-  phone: string | null;
-  email: string | null;
   enabled: boolean | null;
   addresses: unknown[] | null;
   /** Exact decimal text. */
