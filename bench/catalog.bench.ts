@@ -128,6 +128,16 @@ async function copyRuns(pool: pg.Pool, what: string, tableName: string, columns:
   return { ms: median(runs), runs };
 }
 
+/**
+ * A scratch table with the columns, defaults and identity of the live one, and its one
+ * key (supplier_id, internal_code), but none of its foreign keys or other indexes: COPY
+ * into it measures the load itself.
+ */
+async function copyTableOf(pool: pg.Pool, table: string, scratch: string) {
+  await pool.query(`drop table if exists ${scratch}`);
+  await pool.query(`create table ${scratch} (like ${table} including defaults including identity, unique (supplier_id, internal_code))`);
+}
+
 async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResult> {
   const ids = await pool.query<{ brand: number; category: number }>(
     `select (select id from brands where supplier_id = $1 and internal_code = $2) as brand,
@@ -135,24 +145,7 @@ async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResu
     [supplierId, BRAND, CATEGORY],
   );
   const { brand, category } = ids.rows[0]!;
-  // The columns, defaults and keys of products (0001_foundation), without its foreign keys.
-  await pool.query('drop table if exists bench_copy_products');
-  await pool.query(`create table bench_copy_products (
-      id bigint generated always as identity primary key,
-      supplier_id bigint not null,
-      internal_code text not null,
-      name text not null,
-      description text,
-      brand_id bigint not null,
-      category_id bigint not null,
-      image text,
-      images text[] not null default '{}',
-      enabled boolean not null default true,
-      ean text,
-      display_products jsonb not null default '[]',
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
-      unique (supplier_id, internal_code))`);
+  await copyTableOf(pool, 'products', 'bench_copy_products');
   function* chunks() {
     for (const [start, end] of ranges(PRODUCTS, 5_000)) {
       let text = '';
@@ -169,24 +162,7 @@ async function copyProducts(pool: pg.Pool, supplierId: number): Promise<CopyResu
 }
 
 async function copyStores(pool: pg.Pool, supplierId: number): Promise<CopyResult> {
-  // The columns, defaults and keys of stores (0001 and 0002), without its foreign key.
-  await pool.query('drop table if exists bench_copy_stores');
-  await pool.query(`create table bench_copy_stores (
-      id bigint generated always as identity primary key,
-      supplier_id bigint not null,
-      internal_code text not null,
-      name text not null,
-      enabled boolean not null default true,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
-      legal_name text,
-      legal_id text,
-      owner_name text,
-      phone text,
-      email text,
-      addresses jsonb not null default '[]',
-      drop_size numeric(18,4),
-      unique (supplier_id, internal_code))`);
+  await copyTableOf(pool, 'stores', 'bench_copy_stores');
   function* chunks() {
     for (const [start, end] of ranges(STORES, 5_000)) {
       let text = '';
