@@ -366,6 +366,13 @@ const settings = {
     map: (v) => Intl.getCanonicalLocales(v)[0]!,
     doc: "the apps' default language and number format (BCP 47); the browser's language may choose Spanish, Portuguese (Brazil) or English instead",
   }),
+  defaultCountryCode: text({
+    name: 'DEFAULT_COUNTRY_CODE',
+    default: '+57',
+    check: (v) => /^\+[1-9][0-9]{0,3}$/.test(v),
+    must: 'be a + and the 1 to 4 digits of a country calling code, such as +57',
+    doc: 'the country code a local number typed at the store app\'s sign-in is completed with (`3001234567` → `+573001234567`, the page completes it, `GET /app/auth/settings` tells it this; the service takes E.164 only)',
+  }),
   storeTokenTtlSeconds: int({
     name: 'STORE_TOKEN_TTL_SECONDS',
     default: 7 * 24 * 3600,

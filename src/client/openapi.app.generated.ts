@@ -41,6 +41,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/auth/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sign-in page's settings: the platform's country code, which the page puts before a local number (the service takes E.164 only) */
+        get: operations["getAppAuthSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/auth/code": {
         parameters: {
             query?: never;
@@ -724,6 +741,38 @@ export interface operations {
             };
             /** @description problem details */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppAuthSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description DEFAULT_COUNTRY_CODE: the country calling code a local number typed at sign-in is completed with, e.g. +57 */
+                        countryCode: string;
+                    };
+                };
+            };
+            /** @description problem details */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

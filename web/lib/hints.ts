@@ -62,7 +62,7 @@ export function hintTexts(hints: CartHints | undefined, w: HintWords): { key: st
         ? t('cart.hintAmount', { missing: w.money(h.missing), gives })
         : add
           ? t('cart.hintPackages', { packages: t('cart.hintPackage', { quantity: w.number(add.quantity), name: w.productName(add.internalCode), size: t('catalog.units', { count: add.units }) }), gives })
-          : t('cart.hintCount', { missing: w.number(h.missing), gives });
+          : t('cart.hintCount', { count: h.missing, missing: w.number(h.missing), gives });
     return { key: `next/${h.promoInternalCode}`, kind: 'next' as const, text };
   });
   const lost = (hints.lostConflicts ?? []).map((h) => ({

@@ -39,7 +39,7 @@ const routeTree = root.addChildren([
   page('/promotions', () => import('./routes/promotions.tsx'), withStore),
   page('/cart', () => import('./routes/cart.tsx'), withStore),
   page('/orders', () => import('./routes/orders.tsx'), withStore),
-  page('/orders/$id', () => import('./routes/order.tsx'), withStore),
+  page('/orders/$id', () => import('./routes/order.tsx'), withStore, (s) => ({ placed: s.placed === 1 || s.placed === '1' || s.placed === true ? true : undefined })),
   page('/tickets', () => import('./routes/tickets.tsx'), withStore, (s) => ({ order: Number(s.order) || undefined })),
   page('/tickets/$id', () => import('./routes/ticket.tsx'), withStore),
   page('/notifications', () => import('./routes/notifications.tsx'), signedIn),

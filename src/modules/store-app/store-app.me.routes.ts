@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { storeSessionOf, storeUserOf } from './store-app.principal.ts';
 import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { CodeBody, CodeSent, ContactBody, ContactQuery, Me, MintedToken, PersonIdParams, SessionsEnded, SignedOut, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
+import { CodeBody, CodeSent, ContactBody, ContactQuery, Me, MintedToken, PersonIdParams, SessionsEnded, SignedOut, SignInSettings, StoreUserFound, TokenResponse } from './store-app.schemas.ts';
 import { signOut } from './store-app.sessions.ts';
 import { addIdentifier, endStoreUserSessions, exchangeCode, findStoreUser, me, mintToken, requestCode, requestIdentifierCode, type SignInContext } from './store-app.sign-in.ts';
 import { audited } from '../audit/audited.ts';
@@ -22,6 +22,18 @@ export const signInRoutes =
     // The platform's money and calendar settings travel with the person (the app formats with them).
     const settings = { currency: deps.config.currency, currencyDecimals: deps.config.currencyDecimals, locale: deps.config.locale, timezone: deps.config.timezone };
     const withSettings = <T extends object>(answer: T) => ({ ...answer, settings });
+    // What the sign-in page needs before anyone signs in: the country code a local number is
+    // completed with. Under /app/auth/, so limited per client address as the other sign-in routes.
+    const signInSettings = { countryCode: deps.config.defaultCountryCode };
+    app.get('/app/auth/settings', {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: "The sign-in page's settings: the platform's country code, which the page puts before a local number (the service takes E.164 only)",
+        response: { 200: SignInSettings, ...problems(429) },
+      },
+      handler: async () => signInSettings,
+    });
     app.post('/app/auth/code', {
       config: { auth: 'public' },
       schema: {

@@ -113,6 +113,9 @@ export const ContactBody = Type.Object(Contact, { description: 'a phone (E.164) 
 export const ContactQuery = Type.Object(Contact, { description: 'a phone (E.164) or an email', anyOf: [{ required: ['phone'] }, { required: ['email'] }] });
 export const CodeBody = Type.Object({ ...Contact, code: Type.String({ pattern: '^[0-9]{6}$' }) });
 export const CodeSent = Type.Object({ expiresIn: Type.Integer() });
+export const SignInSettings = Type.Object({
+  countryCode: Type.String({ pattern: '^\\+[1-9][0-9]{0,3}$', description: 'DEFAULT_COUNTRY_CODE: the country calling code a local number typed at sign-in is completed with, e.g. +57' }),
+});
 export const PersonIdParams = Type.Object({ personId: Type.Integer({ minimum: 1 }) });
 export const SignedOut = Type.Object({ ended: Type.Boolean() });
 export const SessionsEnded = Type.Object({ personId: Type.Integer(), sessionsEndedAt: Timestamp() });

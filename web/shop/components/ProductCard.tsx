@@ -61,7 +61,8 @@ export const ProductCard = memo(function ProductCard({ item, promotions, inCart,
         )}
         <ul className="sizes">
           {item.sizes.map((s) => {
-            const label = s.name ?? t('catalog.units', { count: s.units });
+            // A size the supplier named none reads as a shopkeeper says it: "Unidad", "Caja x12".
+            const label = s.name ?? (s.units === 1 ? t('catalog.unit') : t('catalog.box', { count: s.units }));
             const n = inCart(s.units);
             return (
               <li key={s.units}>

@@ -157,7 +157,7 @@ export default function Cart() {
       submit.current = undefined;
       setItems([]);
       await invalidateStore(queryClient, storeId);
-      await navigate({ to: '/orders/$id', params: { id: String(order.id) }, search: { placed: 1 } as never });
+      await navigate({ to: '/orders/$id', params: { id: String(order.id) }, search: { placed: true } });
     },
     // A date the service no longer takes: ask for the dates again (the bar moves and says so).
     onError: (error) => void (errorCode(error) === 'CUTOFF_PASSED' || errorCode(error) === 'NOT_A_DELIVERY_DAY' ? queryClient.invalidateQueries({ queryKey: deliveryOptionsKey(storeId) }) : undefined),
@@ -257,19 +257,31 @@ export default function Cart() {
       <label htmlFor="notes">{t('cart.notes')}</label>
       <textarea id="notes" rows={2} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} />
       {place.error && !isCreditRefusal(place.error) && <ErrorBox error={place.error} />}
-      {/* Offline, the order is queued on the phone and sent once when the network returns (web/lib/order-queue.ts). */}
-      {!online && (
-        <QueueOrderButton storeId={storeId} items={items} notes={notes} deliveryDate={deliveryDate} seen={seenPrices(queryClient, storeId, result?.lines)} onQueued={() => setItems([])} />
-      )}
-      <button
-        type="button"
-        className="primary wide"
-        hidden={!online}
-        disabled={!online || place.isPending || !result || minimumBlocks(minimum) || (result.violations?.length ?? 0) > 0 || result.lines.some((l) => 'error' in l)}
-        onClick={() => place.mutate(undefined)}
-      >
-        {place.isPending ? t('cart.placing') : t('cart.place')}
-      </button>
+      {/* The total and the place button stay on screen above the tabs however long the cart (issue 34). */}
+      <div className="cart-bar">
+        <p className="bar-total">
+          {result ? (
+            <>
+              {t('cart.total')} <strong>{f.money(result.total)}</strong>
+            </>
+          ) : (
+            t('cart.pricing')
+          )}
+        </p>
+        {/* Offline, the order is queued on the phone and sent once when the network returns (web/lib/order-queue.ts). */}
+        {!online && (
+          <QueueOrderButton storeId={storeId} items={items} notes={notes} deliveryDate={deliveryDate} seen={seenPrices(queryClient, storeId, result?.lines)} onQueued={() => setItems([])} />
+        )}
+        <button
+          type="button"
+          className="primary"
+          hidden={!online}
+          disabled={!online || place.isPending || !result || minimumBlocks(minimum) || (result.violations?.length ?? 0) > 0 || result.lines.some((l) => 'error' in l)}
+          onClick={() => place.mutate(undefined)}
+        >
+          {place.isPending ? t('cart.placing') : t('cart.place')}
+        </button>
+      </div>
     </section>
   );
 }

@@ -3,7 +3,7 @@
 // (POST /app/stores/{storeId}/orders/{orderId}/repeat), adds that to the cart and says
 // what is unavailable or repriced.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, invalidateStore, keys, useProductNames } from '../../lib/api.ts';
 import { addLines } from '../../lib/order-guide.ts';
@@ -90,104 +90,127 @@ export default function OrderPage() {
 
   const lineNames = new Map((order.data?.products ?? []).map((l) => [l.internalCode, l.name ?? l.internalCode]));
   const giftName = useProductNames(storeId, (order.data?.promotions.rewards ?? []).flatMap((r) => r.products.map((p) => p.internalCode)).filter((c) => !lineNames.has(c)));
-  if (order.isPending) return <Loading rows={4} />;
-  if (order.error) return <ErrorBox error={order.error} retry={() => void order.refetch()} />;
+  // Just placed from the cart: said once, in a live region there from the first render (the
+  // order number, and the delivery date where the distributor's week gave one).
+  const placed = useSearch({ from: '/orders/$id' }).placed;
+  const confirmation = (
+    <p role="status" className={placed && order.data ? 'notice' : 'visually-hidden'} data-testid="order-placed">
+      {placed && order.data ? (order.data.deliveryDate ? t('cart.placedDelivery', { id, date: f.date(order.data.deliveryDate) }) : t('cart.placed', { id })) : ''}
+    </p>
+  );
+  if (order.isPending)
+    return (
+      <>
+        {confirmation}
+        <Loading rows={4} />
+      </>
+    );
+  if (order.error)
+    return (
+      <>
+        {confirmation}
+        <ErrorBox error={order.error} retry={() => void order.refetch()} />
+      </>
+    );
   const o = order.data;
   // Once delivered, the service answers what the store keeps; the page shows it beside what was ordered (issue 34).
   const delivered = o.deliveredTotal !== undefined;
   const packages = { delivered: o.products.reduce((n, l) => n + l.deliveredQuantity, 0), ordered: o.products.reduce((n, l) => n + l.quantity, 0) };
   return (
-    <section>
-      <h1>{t('orders.order', { id: o.id })}</h1>
-      <p>
-        <span className={`status status-${o.status.toLowerCase()}`} data-testid="order-status">
-          {t(`status.${o.status}` as MessageKey)}
-        </span>{' '}
-        <span className="muted small">{f.dateTime(o.createdAt)}</span>
-      </p>
-      {o.deliveryDate && <p>{t('orders.delivery', { date: f.date(o.deliveryDate) })}</p>}
-      {o.cancellation && <p className="warn">{t('orders.cancelled', { reason: o.cancellation.reason })}</p>}
-      <h2>{t('orders.lines')}</h2>
-      <ul className="lines">
-        {o.products.map((l) => (
-          <li key={`${l.internalCode}/${l.units}`} className="line">
-            <div className="grow">
-              <strong>{l.name ?? l.internalCode}</strong>
-              <span className="muted small"> · {t('catalog.units', { count: l.units })}</span>
-              <p className="small">
-                {f.money(l.unitPrice)} × {l.quantity}
-                {l.discount ? <span className="saving"> − {f.money(l.discount)}</span> : null} = <strong>{f.money(l.total)}</strong>
-              </p>
-              {delivered && (
-                <p className="small" data-testid="line-quantities">
-                  {t('orders.quantities', { ordered: f.number(l.quantity), delivered: f.number(l.deliveredQuantity), returned: f.number(l.returnedQuantity) })}
-                </p>
-              )}
-            </div>
-          </li>
-        ))}
-        {o.promotions.rewards.flatMap((r) =>
-          r.products.map((p) => (
-            <li key={`gift/${r.promoInternalCode}/${p.internalCode}`} className="line gift">
-              <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? lineNames.get(p.internalCode) ?? giftName(p.internalCode), size: t('catalog.units', { count: p.units }) })}
-            </li>
-          )),
-        )}
-      </ul>
-      <dl className="totals">
-        <dt>{t('cart.subtotal')}</dt>
-        <dd>{f.money(o.subtotal)}</dd>
-        {o.discountTotal > 0 && (
-          <>
-            <dt>{t('cart.discounts')}</dt>
-            <dd className="saving">− {f.money(o.discountTotal)}</dd>
-          </>
-        )}
-        <dt>{t('cart.total')}</dt>
-        <dd>
-          <strong>{f.money(o.total)}</strong>
-        </dd>
-        {delivered && (
-          <>
-            <dt>{t('orders.deliveredTotal')}</dt>
-            <dd data-testid="delivered-total">
-              <strong>{f.money(o.deliveredTotal!)}</strong>
-            </dd>
-          </>
-        )}
-      </dl>
-      {delivered && packages.delivered < packages.ordered && (
-        <p className="notice" data-testid="partial-delivery">
-          {t('orders.partial', { delivered: f.number(packages.delivered), ordered: f.number(packages.ordered) })}
+    <>
+      {confirmation}
+      <section>
+        <h1>{t('orders.order', { id: o.id })}</h1>
+        <p>
+          <span className={`status status-${o.status.toLowerCase()}`} data-testid="order-status">
+            {t(`status.${o.status}` as MessageKey)}
+          </span>{' '}
+          <span className="muted small">{f.dateTime(o.createdAt)}</span>
         </p>
-      )}
-      <h2>{t('orders.history')}</h2>
-      <ol className="history">
-        {o.history.map((h, i) => (
-          <li key={i}>
-            <strong>{t(`status.${h.status}` as MessageKey)}</strong> <span className="muted small">{f.dateTime(h.at)}</span>
-            {h.note && <p className="small">{h.note}</p>}
-          </li>
-        ))}
-      </ol>
-      {notice && (
-        <div role="status" className="notice" data-testid="repeat-notice">
-          {notice.map((line) => (
-            <p key={line}>{line}</p>
+        {o.deliveryDate && <p>{t('orders.delivery', { date: f.date(o.deliveryDate) })}</p>}
+        {o.cancellation && <p className="warn">{t('orders.cancelled', { reason: o.cancellation.reason })}</p>}
+        <h2>{t('orders.lines')}</h2>
+        <ul className="lines">
+          {o.products.map((l) => (
+            <li key={`${l.internalCode}/${l.units}`} className="line">
+              <div className="grow">
+                <strong>{l.name ?? l.internalCode}</strong>
+                <span className="muted small"> · {t('catalog.units', { count: l.units })}</span>
+                <p className="small">
+                  {f.money(l.unitPrice)} × {l.quantity}
+                  {l.discount ? <span className="saving"> − {f.money(l.discount)}</span> : null} = <strong>{f.money(l.total)}</strong>
+                </p>
+                {delivered && (
+                  <p className="small" data-testid="line-quantities">
+                    {t('orders.quantities', { ordered: f.number(l.quantity), delivered: f.number(l.deliveredQuantity), returned: f.number(l.returnedQuantity) })}
+                  </p>
+                )}
+              </div>
+            </li>
           ))}
-          <Link to="/cart">{t('nav.cart')}</Link>
+          {o.promotions.rewards.flatMap((r) =>
+            r.products.map((p) => (
+              <li key={`gift/${r.promoInternalCode}/${p.internalCode}`} className="line gift">
+                <span className="badge">{t('cart.gift')}</span> {t('cart.giftLine', { quantity: f.number(r.quantity), name: p.name ?? lineNames.get(p.internalCode) ?? giftName(p.internalCode), size: t('catalog.units', { count: p.units }) })}
+              </li>
+            )),
+          )}
+        </ul>
+        <dl className="totals">
+          <dt>{t('cart.subtotal')}</dt>
+          <dd>{f.money(o.subtotal)}</dd>
+          {o.discountTotal > 0 && (
+            <>
+              <dt>{t('cart.discounts')}</dt>
+              <dd className="saving">− {f.money(o.discountTotal)}</dd>
+            </>
+          )}
+          <dt>{t('cart.total')}</dt>
+          <dd>
+            <strong>{f.money(o.total)}</strong>
+          </dd>
+          {delivered && (
+            <>
+              <dt>{t('orders.deliveredTotal')}</dt>
+              <dd data-testid="delivered-total">
+                <strong>{f.money(o.deliveredTotal!)}</strong>
+              </dd>
+            </>
+          )}
+        </dl>
+        {delivered && packages.delivered < packages.ordered && (
+          <p className="notice" data-testid="partial-delivery">
+            {t('orders.partial', { delivered: f.number(packages.delivered), ordered: f.number(packages.ordered) })}
+          </p>
+        )}
+        <h2>{t('orders.history')}</h2>
+        <ol className="history">
+          {o.history.map((h, i) => (
+            <li key={i}>
+              <strong>{t(`status.${h.status}` as MessageKey)}</strong> <span className="muted small">{f.dateTime(h.at)}</span>
+              {h.note && <p className="small">{h.note}</p>}
+            </li>
+          ))}
+        </ol>
+        {notice && (
+          <div role="status" className="notice" data-testid="repeat-notice">
+            {notice.map((line) => (
+              <p key={line}>{line}</p>
+            ))}
+            <Link to="/cart">{t('nav.cart')}</Link>
+          </div>
+        )}
+        {again.error && <ErrorBox error={again.error} />}
+        <div className="actions">
+          <button type="button" onClick={() => again.mutate()} disabled={again.isPending}>
+            {t('repeat.title')}
+          </button>
+          <Link to="/tickets" search={{ order: o.id }} className="button">
+            {t('orders.help')}
+          </Link>
         </div>
-      )}
-      {again.error && <ErrorBox error={again.error} />}
-      <div className="actions">
-        <button type="button" onClick={() => again.mutate()} disabled={again.isPending}>
-          {t('repeat.title')}
-        </button>
-        <Link to="/tickets" search={{ order: o.id }} className="button">
-          {t('orders.help')}
-        </Link>
-      </div>
-      {o.status === 'PENDING' && <CancelForm orderId={o.id} storeId={storeId} />}
-    </section>
+        {o.status === 'PENDING' && <CancelForm orderId={o.id} storeId={storeId} />}
+      </section>
+    </>
   );
 }

@@ -7,10 +7,16 @@ import { QueuedOrders } from '../components/OrderQueue.tsx';
 import { Empty, ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.tsx';
 
+// Rendered only while a store is chosen: once the session ends (signing out, a refused
+// token) the page asks for nothing, never `/stores/{storeId}/…` with no store (issue 34).
 export default function Orders() {
+  const storeId = useSession().storeId;
+  return storeId === undefined ? null : <StoreOrders storeId={storeId} />;
+}
+
+function StoreOrders({ storeId }: { storeId: number }) {
   const t = useT();
   const f = useFormat();
-  const storeId = useSession().storeId!;
   const orders = useQuery({ queryKey: keys.orders(storeId), queryFn: () => client.get('/app/stores/{storeId}/orders', { params: { path: { storeId }, query: { take: 50 } } }) });
   return (
     <section>

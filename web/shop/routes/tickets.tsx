@@ -8,11 +8,17 @@ import { useSession } from '../../lib/session.ts';
 import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.tsx';
 
+// Rendered only while a store is chosen: once the session ends (signing out, a refused
+// token) the page asks for nothing, never `/stores/{storeId}/…` with no store (issue 34).
 export default function Tickets() {
+  const storeId = useSession().storeId;
+  return storeId === undefined ? null : <StoreTickets storeId={storeId} />;
+}
+
+function StoreTickets({ storeId }: { storeId: number }) {
   const t = useT();
   const f = useFormat();
   const online = useOnline();
-  const storeId = useSession().storeId!;
   const { order } = useSearch({ from: '/tickets' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
