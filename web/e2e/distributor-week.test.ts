@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { as } from '../../test/helpers/app.ts';
 import { OffsetClock } from '../../test/helpers/clock.ts';
-import { DEMO_USER, expectAccessible, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, enterWithCode, expectAccessible, type Shop, startShop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
@@ -130,10 +130,7 @@ run("A distributor's week in the store app", () => {
     await context.clock.setFixedTime(week.at);
     const page = await context.newPage();
     await page.goto('/shop/sign-in');
-    await page.getByLabel(/Celular o correo/).fill(DEMO_USER.phone);
-    await page.getByRole('button', { name: /Enviar código/ }).click();
-    await page.getByLabel(/Código de 6 dígitos/).fill(await signInCode(shop, DEMO_USER.phone));
-    await page.getByRole('button', { name: /^Entrar$/ }).click();
+    await enterWithCode(shop, page, DEMO_USER.phone);
     await page.waitForURL('**/shop/catalog');
 
     // One box of cola and a single bag of rice (sold by the case of 6) in the cart.

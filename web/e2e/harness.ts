@@ -185,6 +185,14 @@ export async function axeViolations(page: Page): Promise<string[]> {
   ];
 }
 
+/** On the shop's sign-in page, in Spanish: the contact, "Enviar código", the code the service sent, "Entrar". */
+export async function enterWithCode(shop: Shop, page: Page, contact: string) {
+  await page.getByLabel(/Celular o correo/).fill(contact);
+  await page.getByRole('button', { name: /Enviar código/ }).click();
+  await page.getByLabel(/Código de 6 dígitos/).fill(await signInCode(shop, contact));
+  await page.getByRole('button', { name: /^Entrar$/ }).click();
+}
+
 /**
  * The page once its requests settle has no serious or critical axe violation (nor a
  * blocked resource); with E2E_SHOTS set, its full-page screenshot is kept there as

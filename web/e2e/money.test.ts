@@ -13,7 +13,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as } from '../../test/helpers/app.ts';
-import { DEMO_USER, expectAccessible, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, enterWithCode, expectAccessible, type Shop, signInCode, startShop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
@@ -40,10 +40,7 @@ async function buyer(): Promise<{ context: BrowserContext; page: Page; storeId: 
   const context = await shop.phone('es-CO');
   const page = await context.newPage();
   await page.goto('/shop/sign-in');
-  await page.getByLabel(/Celular o correo/).fill(DEMO_USER.phone);
-  await page.getByRole('button', { name: /Enviar código/ }).click();
-  await page.getByLabel(/Código de 6 dígitos/).fill(await signInCode(shop, DEMO_USER.phone));
-  await page.getByRole('button', { name: /^Entrar$/ }).click();
+  await enterWithCode(shop, page, DEMO_USER.phone);
   await page.waitForURL(/\/shop\/(catalog|usual)/);
   const storeId = Number(await page.evaluate(() => localStorage.getItem('surtido.shop.storeId')));
   expect(storeId).toBeGreaterThan(0);

@@ -8,11 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { as } from '../../test/helpers/app.ts';
-import { axeViolations, DEMO_USER, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, enterWithCode, expectAccessible, type Shop, startShop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
-const SHOTS = process.env.E2E_SHOTS;
 const SELLER = { email: 'carlos.vendedor@surtido.test', name: 'Carlos Vendedor' };
 
 beforeAll(async () => {
@@ -25,19 +24,12 @@ afterAll(async () => {
   await shop?.close();
 });
 
-async function accessible(page: Page, where: string) {
-  const violations = await axeViolations(page);
-  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${where.replace(/\W+/g, '-')}.png`, fullPage: true });
-}
+const accessible = (page: Page, where: string) => expectAccessible(page, where);
 
 async function signIn(page: Page, contact: string) {
   await page.goto('/shop/');
   await page.waitForURL('**/shop/sign-in');
-  await page.getByLabel(/Celular o correo/).fill(contact);
-  await page.getByRole('button', { name: /Enviar código/ }).click();
-  await page.getByLabel(/Código de 6 dígitos/).fill(await signInCode(shop, contact));
-  await page.getByRole('button', { name: /^Entrar$/ }).click();
+  await enterWithCode(shop, page, contact);
   await page.waitForURL('**/shop/catalog');
 }
 

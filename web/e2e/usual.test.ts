@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { as } from '../../test/helpers/app.ts';
-import { DEMO_USER, expectAccessible, signInCode, startShop, type Shop } from './harness.ts';
+import { DEMO_USER, enterWithCode, expectAccessible, type Shop, startShop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
@@ -54,10 +54,7 @@ run('"Lo de siempre" in a browser', () => {
     const page = await context.newPage();
     await page.goto('/shop/');
     await page.waitForURL('**/shop/sign-in');
-    await page.getByLabel(/Celular o correo/).fill(DEMO_USER.phone);
-    await page.getByRole('button', { name: /Enviar código/ }).click();
-    await page.getByLabel(/Código de 6 dígitos/).fill(await signInCode(shop, DEMO_USER.phone));
-    await page.getByRole('button', { name: /^Entrar$/ }).click();
+    await enterWithCode(shop, page, DEMO_USER.phone);
     await page.waitForURL('**/shop/catalog');
 
     // Opening the app with a history lands on "Lo de siempre", most ordered first.
