@@ -13,6 +13,15 @@ async function deleted(db: Kysely<DB>, statement: RawBuilder<unknown>): Promise<
 
 const cutoff = (days: number) => sql`now() - make_interval(days => ${days})`;
 
+/**
+ * Up to `limit` rows of `table` whose `stamp` is older than `days` and that `rest` lets go,
+ * chosen by their key (`key`: the primary key's columns, e.g. `supplier_id, id`). `key`
+ * and `stamp` are SQL written in this file, never input.
+ */
+function deleteOlder(db: Kysely<DB>, days: number, limit: number, table: string, key: string, stamp: string, rest = sql`true`) {
+  const [t, k, at] = [sql.table(table), sql.raw(key), sql.raw(stamp)];
+  return deleted(db, sql`delete from ${t} where (${k}) in (select ${k} from ${t} where ${at} < ${cutoff(days)} and ${rest} limit ${limit} for update skip locked)`);
+}
 
 /** The imports past their retention: uploaded before the cutoff, and every batch of theirs finished before it. */
 const oldImports = (days: number) => sql`
@@ -107,60 +116,42 @@ export async function deleteFinishedBatches(db: Kysely<DB>, days: number, limit:
 
 /** Delivered and failed webhook deliveries; their attempts go with them (on delete cascade). Pending ones stay. */
 export async function deleteFinishedDeliveries(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from webhook_deliveries where (supplier_id, id) in (
-      select supplier_id, id from webhook_deliveries where finished_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'webhook_deliveries', 'supplier_id, id', 'finished_at');
 }
 
 /** Webhook events older than the retention no delivery refers to any more. */
 export async function deleteOrphanEvents(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from webhook_events where (supplier_id, id) in (
-      select e.supplier_id, e.id from webhook_events e
-       where e.created_at < ${cutoff(days)}
-         and not exists (select 1 from webhook_deliveries d where d.supplier_id = e.supplier_id and d.event_id = e.id)
-       limit ${limit} for update skip locked)`);
+  const undelivered = sql`not exists (select 1 from webhook_deliveries d where d.supplier_id = webhook_events.supplier_id and d.event_id = webhook_events.id)`;
+  return deleteOlder(db, days, limit, 'webhook_events', 'supplier_id, id', 'created_at', undelivered);
 }
 
 /** Messages that are done (sent, failed or dropped) and their attempts (cascade); pending ones are the worker's. */
 export async function deleteFinishedMessages(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from messages where id in (
-      select id from messages where status <> 'pending' and created_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'messages', 'id', 'created_at', sql`status <> 'pending'`);
 }
 
 /** Idempotency keys (answers kept for 24 h; older ones no longer answer, src/http/idempotency.ts). */
 export async function deleteOldIdempotencyKeys(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from idempotency_keys where (owner, key) in (
-      select owner, key from idempotency_keys where created_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'idempotency_keys', 'owner, key', 'created_at');
 }
 
 /** Sign-in codes that expired (used or not) more than `days` ago. */
 export async function deleteExpiredSignInCodes(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from sign_in_codes where id in (
-      select id from sign_in_codes where expires_at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'sign_in_codes', 'id', 'expires_at');
 }
 
 /** Console sessions that ended (signed out, or past their idle or last deadline) more than `days` ago. */
 export async function deleteEndedConsoleSessions(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from console_sessions where id in (
-      select id from console_sessions where least(coalesce(revoked_at, expires_at), expires_at) < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'console_sessions', 'id', 'least(coalesce(revoked_at, expires_at), expires_at)');
 }
 
 /** Store-user sessions that ended (signed out, ended by an operator, or expired) more than `days` ago. */
 export async function deleteEndedStoreSessions(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from store_sessions where id in (
-      select id from store_sessions where least(coalesce(revoked_at, expires_at), expires_at) < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'store_sessions', 'id', 'least(coalesce(revoked_at, expires_at), expires_at)');
 }
 
 export async function deleteOldAuditEntries(db: Kysely<DB>, days: number, limit: number) {
-  return deleted(db, sql`
-    delete from audit_entries where id in (
-      select id from audit_entries where at < ${cutoff(days)} limit ${limit} for update skip locked)`);
+  return deleteOlder(db, days, limit, 'audit_entries', 'id', 'at');
 }
 
 export interface DeletedImage {
