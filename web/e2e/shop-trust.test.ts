@@ -253,7 +253,8 @@ run('the shop a shopkeeper trusts', () => {
     // The tab bar: each tab an icon and a label on one line, nothing scrolled sideways.
     const tabs = await page.locator('nav.tabs a').evaluateAll((links) =>
       links.map((a) => {
-        const label = a.querySelector('.label');
+        // The label: the link's own text (its count badge aside).
+        const label = [...a.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
         const range = document.createRange();
         if (label) range.selectNodeContents(label);
         return { icon: a.querySelector('svg') !== null, lines: label ? new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size : 0 };

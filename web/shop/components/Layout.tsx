@@ -73,13 +73,13 @@ function Nav({ storeId }: { storeId: number | undefined }) {
         links.map(([to, label]) => (
           <Link key={to} to={to} activeProps={{ 'aria-current': 'page' }} className={section === to ? 'within' : undefined}>
             <Icon to={to} />
-            <span className="label">{label}</span>
+            {label}
             {to === '/cart' && <CartCount storeId={storeId} />}
           </Link>
         ))}
       <Link to="/notifications" activeProps={{ 'aria-current': 'page' }}>
         <Icon to="/notifications" />
-        <span className="label">{t('nav.notifications')}</span>
+        {t('nav.notifications')}
         {unread.data ? (
           <span className="count" data-testid="unread-count">
             {unread.data}
