@@ -164,6 +164,7 @@ run('the shop a shopkeeper trusts', () => {
     await stranger.getByText(/Te enviamos un código/).waitFor();
     await stranger.getByText(/Si no te llega el código, pide acceso a tu proveedor/).waitFor();
     await accessible(stranger, 'sign-in code step');
+    if (process.env.E2E_SHOTS) await stranger.screenshot({ path: `${process.env.E2E_SHOTS}/trust-sign-in-code.png` });
     const known = await shop.t.request({ method: 'POST', url: '/app/auth/code', payload: { phone: DEMO_USER.phone } });
     const unknown = await shop.t.request({ method: 'POST', url: '/app/auth/code', payload: { phone: '+573119998876' } });
     expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);

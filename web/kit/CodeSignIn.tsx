@@ -31,7 +31,7 @@ export interface CodeSignInWords {
 }
 
 /** Seconds before a code may be asked for again from the code step. */
-export const RESEND_AFTER_SECONDS = 30;
+const RESEND_AFTER_SECONDS = 30;
 
 type Keyboard = { type?: HTMLInputTypeAttribute; inputMode?: 'email' | 'tel' | 'text' | 'numeric' };
 
