@@ -8,6 +8,7 @@ import { session } from './lib/session.ts';
 import { Layout } from './components/Layout.tsx';
 import { BATCH_STATES, isBatchEndpoint, ITEM_STATES } from './components/Batch.tsx';
 import { enumOf, listSearch, matching, onlyTrue } from './components/list/search.ts';
+import '../kit/kit.css';
 import './console.css';
 
 const queryClient = createQueryClient({ staleTime: 10_000 });

@@ -2,6 +2,7 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirec
 import { createQueryClient, startApp } from '../kit/app.tsx';
 import { session } from '../lib/session.ts';
 import { Layout } from './components/Layout.tsx';
+import '../kit/kit.css';
 import './shop.css';
 
 // Asked even offline: the service worker answers with the last copy it kept.

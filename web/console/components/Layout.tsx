@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState, type LinkProps } from '@tanstack/react-router';
 import { useState } from 'react';
-import { LANGUAGE_NAMES, type Language } from '../../lib/i18n.ts';
+import { LanguageSwitch as PickLanguage } from '../../kit/LanguageSwitch.tsx';
 import { client, roleOf, useCan, useMe } from '../lib/api.ts';
 import { session, useSession } from '../lib/session.ts';
 import { useT } from '../i18n.ts';
@@ -9,18 +9,7 @@ import { useT } from '../i18n.ts';
 function LanguageSwitch() {
   const t = useT();
   const { language } = useSession();
-  return (
-    <label className="lang">
-      <span className="visually-hidden">{t('lang.label')}</span>
-      <select value={language} onChange={(e) => session.setLanguage(e.target.value as Language)}>
-        {(Object.keys(LANGUAGE_NAMES) as Language[]).map((l) => (
-          <option key={l} value={l} lang={l}>
-            {LANGUAGE_NAMES[l]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  return <PickLanguage label={t('lang.label')} language={language} choose={(l) => session.setLanguage(l)} />;
 }
 
 /** A list of the console's pages, the current one marked. */

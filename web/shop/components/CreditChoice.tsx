@@ -20,9 +20,6 @@ export function useAccount(storeId: number) {
   });
 }
 
-export type Account = NonNullable<ReturnType<typeof useAccount>['data']>;
-
-
 export const isCreditRefusal = (error: unknown) => error instanceof SurtidoApiError && (error.code === 'CREDIT_LIMIT_EXCEEDED' || error.code === 'OVERDUE_INVOICES');
 
 export function CreditChoice({

@@ -1,7 +1,7 @@
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { chooseLanguage, signOut, useMe, useUnreadCount } from '../../lib/api.ts';
-import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../../lib/i18n.ts';
+import { LanguageSwitch as PickLanguage } from '../../kit/LanguageSwitch.tsx';
 import { countPackages } from '../../lib/cart-state.ts';
 import { session, useCart, useSession } from '../../lib/session.ts';
 import { useT } from '../i18n.tsx';
@@ -11,18 +11,7 @@ import { QueueRunner } from './OrderQueue.tsx';
 export function LanguageSwitch() {
   const t = useT();
   const { language } = useSession();
-  return (
-    <label className="lang">
-      <span className="visually-hidden">{t('lang.label')}</span>
-      <select value={language} onChange={(e) => chooseLanguage(e.target.value as Language)}>
-        {(Object.keys(LANGUAGES) as Language[]).map((l) => (
-          <option key={l} value={l} lang={l}>
-            {LANGUAGE_NAMES[l]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  return <PickLanguage label={t('lang.label')} language={language} choose={chooseLanguage} />;
 }
 
 function CartCount({ storeId }: { storeId: number }) {
