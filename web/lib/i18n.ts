@@ -879,7 +879,7 @@ const ptBR: Catalog = {
 };
 
 export const LANGUAGES = { es, 'pt-BR': ptBR, en } as const;
-export { LANGUAGE_NAMES, pickLanguage, type Language } from '../kit/i18n.ts';
+export { pickLanguage, type Language } from '../kit/i18n.ts';
 export type Translate = KitTranslate<MessageKey>;
 
 // Pure, and reached through functions only, so a bundle that imports a language's name

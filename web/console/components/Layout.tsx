@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState, type LinkProps } from '@tanstack/react-router';
 import { useState } from 'react';
 import { LanguageSwitch as PickLanguage } from '../../kit/LanguageSwitch.tsx';
+import { TopBar } from '../../kit/TopBar.tsx';
 import { client, roleOf, useCan, useMe } from '../lib/api.ts';
 import { session, useSession } from '../lib/session.ts';
 import { useT } from '../i18n.ts';
@@ -142,11 +143,7 @@ export function Layout() {
   };
   return (
     <>
-      <a className="skip" href="#main">
-        {t('app.skip')}
-      </a>
-      <header className="top">
-        <span className="brand">{t('app.name')}</span>
+      <TopBar name={t('app.name')} skip={t('app.skip')}>
         {!bare && <Acting />}
         {!bare && <TestModeSwitch />}
         <LanguageSwitch />
@@ -155,7 +152,7 @@ export function Layout() {
             {t('signout')}
           </button>
         )}
-      </header>
+      </TopBar>
       {!bare && <TestModeBanner />}
       <div className={bare ? 'shell bare' : 'shell'}>
         {!bare && <Nav />}

@@ -2,6 +2,7 @@ import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { chooseLanguage, signOut, useMe, useUnreadCount } from '../../lib/api.ts';
 import { LanguageSwitch as PickLanguage } from '../../kit/LanguageSwitch.tsx';
+import { TopBar } from '../../kit/TopBar.tsx';
 import { countPackages } from '../../lib/cart-state.ts';
 import { session, useCart, useSession } from '../../lib/session.ts';
 import { useT } from '../i18n.tsx';
@@ -148,11 +149,7 @@ export function Layout() {
   const leaving = !token ? !path.endsWith('/sign-in') : storeId === undefined && !STORELESS.some((p) => path.endsWith(p));
   return (
     <>
-      <a className="skip" href="#main">
-        {t('app.skip')}
-      </a>
-      <header className="top">
-        <span className="brand">{t('app.name')}</span>
+      <TopBar name={t('app.name')} skip={t('app.skip')}>
         {!bare && storeId !== undefined && <StoreName storeId={storeId} />}
         {/* "Ayuda" and "Mi cuenta" live in the header beside the store: the tab bar holds five tabs at most (Nav). */}
         {!bare && storeId !== undefined && (
@@ -167,7 +164,7 @@ export function Layout() {
         )}
         <LanguageSwitch />
         {!bare && <SignOut storeId={storeId} />}
-      </header>
+      </TopBar>
       <OfflineBanner />
       {!bare && <QueueRunner />}
       <main id="main" tabIndex={-1}>
