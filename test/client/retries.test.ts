@@ -130,7 +130,9 @@ describe('network errors and 503', () => {
   it('retries 503, IDEMPOTENCY_KEY_IN_USE and attempts over the time limit', async () => {
     const credentials = await service.credentials();
     const recorder = recordingFetch();
-    const client = createSurtidoClient({ baseUrl: proxy.baseUrl, ...credentials, fetch: recorder.fetch, retry: fast, timeoutMs: 300 });
+    // The hung attempt ends at the client's time limit; the limit leaves a loaded machine's
+    // login (a secret's hash checked) and the other calls time to answer (300 ms did not).
+    const client = createSurtidoClient({ baseUrl: proxy.baseUrl, ...credentials, fetch: recorder.fetch, retry: fast, timeoutMs: 3_000 });
     proxy.plan('/login', '503');
     proxy.plan('/grouper/promotion', 'in-use');
     proxy.plan('/supplier/cancelcodes', 'hang');
