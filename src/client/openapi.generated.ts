@@ -9603,6 +9603,8 @@ export interface operations {
                 /** @description YYYY-MM-DD */
                 to?: string;
                 storeInternalCode?: string;
+                /** @description part of the store's name or internalCode, case-insensitive */
+                store?: string;
                 /** @description YYYY-MM-DD */
                 deliveryDate?: string;
                 /** @description a delivery zone's internalCode: the orders placed for that zone (with deliveryDate: what its route loads) */

@@ -157,3 +157,26 @@ describe('order lifecycle', () => {
     expect((await as(t, s, 'GET', `/order/${id}`)).json().status).toBe('PENDING');
   });
 });
+
+describe('the order list by store', () => {
+  it('finds a store by a part of its name or code, case-insensitive, and refuses an empty search naming the field', async () => {
+    await submit('/batch/store', { upsert: [{ internalCode: 'ESQ-7', name: 'Minimercado La Esquina', legalName: 'La Esquina SAS', legalId: '901' }] });
+    const imported = await submit('/order/bulk-import', {
+      orders: [{ externalId: 'ESQ-ORDER-1', storeInternalCode: 'ESQ-7', createdAt: '2026-01-10', status: 'DELIVERED', products: [{ internalCode: 'P1', units: 1, quantity: 1, unitPrice: 1000 }] }],
+    });
+    expect(imported.detail.map((d: { errorCode: string | null }) => d.errorCode)).toEqual([null]);
+    const byName = (await as(t, s, 'GET', '/order?store=la%20esquina&take=50')).json();
+    expect(byName.data.map((o: { externalId: string }) => o.externalId)).toEqual(['ESQ-ORDER-1']);
+    expect(byName.total).toBe(1);
+    const byCode = (await as(t, s, 'GET', '/order?store=esq-&take=50')).json();
+    expect(byCode.data.map((o: { buyer: { storeName: string } }) => o.buyer.storeName)).toEqual(['Minimercado La Esquina']);
+    // The other stores' orders (S1's, "Tienda") do not match; a wildcard is a character.
+    expect((await as(t, s, 'GET', '/order?store=%25&take=50')).json().total).toBe(0);
+    expect((await as(t, s, 'GET', '/order?store=tienda&take=50')).json().data.every((o: { buyer: { storeInternalCode: string } }) => o.buyer.storeInternalCode === 'S1')).toBe(true);
+    // Another supplier never sees them.
+    expect((await as(t, other, 'GET', '/order?store=esquina')).json().total).toBe(0);
+    const empty = await as(t, s, 'GET', '/order?store=');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/query/store']);
+  });
+});

@@ -258,6 +258,17 @@ run('what loses or hides money', () => {
     const totals = page.locator('tbody td.num');
     await totals.first().waitFor();
     for (const text of await totals.allTextContents()) expect(text).toMatch(/^\$\s[\d.]+(,\d+)?$/);
+    // Orders filter by a part of the store's name (issue 34), not only its exact code.
+    const rows = page.locator('tbody tr[data-order]');
+    const all = await rows.count();
+    await page.getByLabel('Tienda (nombre o código)').fill('doña ROSA');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/store=do%C3%B1a\+ROSA|store=do%C3%B1a%20ROSA/);
+    await expect.poll(() => rows.count()).toBe(all);
+    for (const text of await rows.locator('td:nth-child(3)').allTextContents()) expect(text).toContain('Tienda Doña Rosa');
+    await page.getByLabel('Tienda (nombre o código)').fill('La Esquina');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.getByText('No hay pedidos con estos filtros.').waitFor();
     // A price of 8,900 and one of 178,650 read alike: "$ 8.900", "$ 178.650".
     await page.goto('/console/pricelists/PL-DEMO?search=COLA-350');
     const prices = page.getByTestId('price');

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { DB, OrdersTable, OrderStatus } from '../../db/types.ts';
-import { idIn } from '../../db/sql.ts';
+import { containsText, idIn } from '../../db/sql.ts';
 import { paymentStatusOf } from '../credit/credit.repository.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -69,6 +69,8 @@ export interface OrderListQuery {
   from?: string;
   to?: string;
   storeInternalCode?: string;
+  /** Part of the store's name or code, case-insensitive (`%` and `_` are characters). */
+  store?: string;
   storeId?: number;
   deliveryDate?: string;
   /** A delivery zone's code: the orders placed for it (orders.delivery_zone_id). */
@@ -84,6 +86,7 @@ export async function listOrders(db: Executor, supplierId: number | undefined, q
   if (q.storeId !== undefined) query = query.where('o.store_id', '=', q.storeId);
   if (q.status) query = query.where('o.status', '=', q.status);
   if (q.storeInternalCode) query = query.where('s.internal_code', '=', q.storeInternalCode);
+  if (q.store) query = query.where(containsText(['s.name', 's.internal_code'], q.store));
   if (q.from) query = query.where(sql<boolean>`(o.created_at at time zone ${timezone})::date >= ${q.from}::date`);
   if (q.to) query = query.where(sql<boolean>`(o.created_at at time zone ${timezone})::date <= ${q.to}::date`);
   if (q.deliveryDate) query = query.where('o.delivery_date', '=', q.deliveryDate);

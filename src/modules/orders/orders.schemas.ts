@@ -59,6 +59,7 @@ export const OrderListQuery = Type.Object({
   from: Type.Optional(CalendarDate()),
   to: Type.Optional(CalendarDate()),
   storeInternalCode: Type.Optional(Code()),
+  store: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "part of the store's name or internalCode, case-insensitive" })),
   deliveryDate: Type.Optional(CalendarDate()),
   deliveryZone: Type.Optional(Code({ description: "a delivery zone's internalCode: the orders placed for that zone (with deliveryDate: what its route loads)" })),
   ...PageQuery,

@@ -12,7 +12,7 @@ export default function Orders() {
   const t = useT();
   const f = useFormat();
   const list = useList({
-    query: (s: Search, page) => ({ status: s.status, storeInternalCode: s.store, from: s.from, to: s.to, page, take: 25 }),
+    query: (s: Search, page) => ({ status: s.status, store: s.store, from: s.from, to: s.to, page, take: 25 }),
     key: keys.orders,
     fetch: (query) => client.get('/order', { params: { query } }),
   });
