@@ -16,6 +16,7 @@ import { defineConfig } from 'vitest/config';
 // they cache, its metrics registry is per app); no test mocks a module, and the one
 // spy is restored after each test. A file that needs a process of its own starts one
 // (test/helpers/process.ts).
+//
 // test/client/retries.test.ts keeps a process of its own (isolate: true): it drives the SDK
 // through a proxy that drops answers and hangs, on a service in the same process, and in a
 // worker shared with other files its lost-answer attempt hung until the file timed out
