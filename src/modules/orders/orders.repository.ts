@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { DB, OrdersTable, OrderStatus } from '../../db/types.ts';
+import { offsetPage } from '../../db/paging.ts';
 import { containsText, idIn } from '../../db/sql.ts';
 import { paymentStatusOf } from '../credit/credit.repository.ts';
 
@@ -94,11 +95,7 @@ export async function listOrders(db: Executor, supplierId: number | undefined, q
     const zone = q.deliveryZone;
     query = query.where(sql<boolean>`o.delivery_zone_id = (select z.id from delivery_zones z where z.supplier_id = o.supplier_id and z.internal_code = ${zone})`);
   }
-  const [rows, count] = await Promise.all([
-    query.select(columns).orderBy('o.id', 'desc').limit(q.take).offset((q.page - 1) * q.take).execute(),
-    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: count.n };
+  return offsetPage(query, (page) => page.select(columns).orderBy('o.id', 'desc'), q);
 }
 
 export interface OrderChange {

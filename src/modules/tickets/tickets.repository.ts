@@ -1,6 +1,7 @@
 // Every SQL statement of support tickets.
-import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
 import type { DB, TicketMessage, TicketStatus, TicketsTable } from '../../db/types.ts';
+import { offsetPage } from '../../db/paging.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 export type TicketRow = Selectable<TicketsTable> & { store_code: string };
@@ -80,16 +81,10 @@ export async function listTickets(db: Kysely<DB>, scope: { supplierId: number } 
   let query = db.selectFrom('tickets as t');
   query = 'supplierId' in scope ? query.where('t.supplier_id', '=', scope.supplierId) : query.where('t.store_id', '=', scope.storeId);
   if (q.status) query = query.where('t.status', '=', q.status);
-  const [rows, count] = await Promise.all([
-    query
-      .innerJoin('stores as s', 's.id', 't.store_id')
-      .selectAll('t')
-      .select('s.internal_code as store_code')
-      .orderBy('t.id', 'desc')
-      .limit(q.take)
-      .offset((q.page - 1) * q.take)
-      .execute(),
-    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as TicketRow[], total: count.n };
+  const { rows, total } = await offsetPage(
+    query,
+    (page) => page.innerJoin('stores as s', 's.id', 't.store_id').selectAll('t').select('s.internal_code as store_code').orderBy('t.id', 'desc'),
+    q,
+  );
+  return { rows: rows as TicketRow[], total };
 }
