@@ -5,6 +5,7 @@ import type { CancelCode, DB } from '../../db/types.ts';
 import { fieldError } from '../../lib/errors.ts';
 import { findCancelCodes, setCancelCodes } from '../suppliers/suppliers.repository.ts';
 import { requireSupplier } from '../suppliers/suppliers.service.ts';
+import type { Language } from '../messages/messages.templates.ts';
 
 /** Every supplier starts with these until the admin API replaces them. */
 export const DEFAULT_CANCEL_CODES: readonly CancelCode[] = [
@@ -17,6 +18,31 @@ export const DEFAULT_CANCEL_CODES: readonly CancelCode[] = [
   { code: 'ADDRESS_NOT_SERVED', reason: 'We do not deliver to this address', usage: 'SUPPLIER' },
   { code: 'STORE_REQUEST', reason: 'The store asked to cancel', usage: 'SUPPLIER' },
 ];
+
+/**
+ * The default codes' reasons in the languages a store buyer reads (issue 34). The supplier
+ * API keeps answering the stored (English) reason: it is the contract's recorded answer.
+ */
+const DEFAULT_REASONS: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
+  NEW_ORDER: { es: 'Voy a hacer un pedido nuevo', 'pt-BR': 'Vou fazer um novo pedido', en: 'I will place a new order' },
+  WRONG_PRODUCTS: { es: 'Elegí mal los productos o las cantidades', 'pt-BR': 'Escolhi os produtos ou as quantidades errados', en: 'I chose the wrong products or quantities' },
+  NO_LONGER_NEEDED: { es: 'Ya no necesito el pedido', 'pt-BR': 'Não preciso mais do pedido', en: 'I no longer need the order' },
+  DELIVERY_TOO_LATE: { es: 'La fecha de entrega no me sirve', 'pt-BR': 'A data de entrega não me serve', en: 'The delivery date does not suit me' },
+  OUT_OF_STOCK: { es: 'Los productos están agotados', 'pt-BR': 'Os produtos estão esgotados', en: 'The products are out of stock' },
+  CREDIT_REFUSED: { es: 'El crédito de la tienda fue rechazado', 'pt-BR': 'O crédito da loja foi recusado', en: "The store's credit was refused" },
+  ADDRESS_NOT_SERVED: { es: 'No entregamos en esta dirección', 'pt-BR': 'Não entregamos neste endereço', en: 'We do not deliver to this address' },
+  STORE_REQUEST: { es: 'La tienda pidió cancelar', 'pt-BR': 'A loja pediu para cancelar', en: 'The store asked to cancel' },
+};
+
+/**
+ * A cancel reason in the buyer's language: a default code still carrying its default
+ * (English) reason is translated; a reason the supplier wrote (PUT /admin/suppliers/{id}/cancel-codes)
+ * is its own words, in the language it chose, and is answered as written.
+ */
+export function reasonIn(language: Language, code: string, reason: string): string {
+  const standard = DEFAULT_CANCEL_CODES.find((c) => c.code === code && c.reason === reason);
+  return standard ? (DEFAULT_REASONS[code]?.[language] ?? reason) : reason;
+}
 
 export async function cancelCodes(db: Kysely<DB>, supplierId: number): Promise<readonly CancelCode[]> {
   return (await findCancelCodes(db, supplierId)) ?? DEFAULT_CANCEL_CODES;

@@ -10,15 +10,17 @@ import { storeUserOf } from './store-app.principal.ts';
 import { IdParams, Page, PageQuery, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../lib/errors.ts';
-import { cancelCodes } from '../orders/cancel-codes.ts';
+import { cancelCodes, reasonIn } from '../orders/cancel-codes.ts';
 import { DeliveryOptions } from '../delivery/delivery.schemas.ts';
 import { cachedZoneOfStore, optionsOf } from '../delivery/delivery.service.ts';
 import { CancelBody, Order } from '../orders/orders.schemas.ts';
 import { PricedCart } from '../pricing/pricing.schemas.ts';
 import { AnswerBody, AppTicket, AppTicketListQuery, OpenTicketBody, StoreIdParams } from '../tickets/tickets.schemas.ts';
 import * as tickets from '../tickets/tickets.service.ts';
-import { storeCatalog, storeCatalogFilters } from './store-app.catalog.ts';
+import { storeCatalog, storeCatalogFilters, storeProduct } from './store-app.catalog.ts';
 import { storeAppContext, type StoreAppContext } from './store-app.context.ts';
+import { buyerLanguage, wordedOrder } from './store-app.language.ts';
+import type { Language } from '../messages/messages.templates.ts';
 import { requireBuyerAccess, requireMembership } from './store-app.membership.ts';
 import { Proposal } from '../sellers/sellers.schemas.ts';
 import { propose, waitsForStore } from '../sellers/sellers.service.ts';
@@ -33,10 +35,12 @@ import {
   Notification,
   NotificationQuery,
   PlaceBody,
+  ProductParams,
   ReadAnswer,
   ReadBody,
   StoreCancelCodes,
   StoreParams,
+  StoreProduct,
   StorePromotions,
 } from './store-app.schemas.ts';
 import { previewCart, storePromotions } from './store-app.service.ts';
@@ -46,11 +50,14 @@ const store = { auth: 'store' } as const;
 /** Store-side writes that change nothing the store cache holds (app.ts keeps it for them). */
 const storeKeepingCache = { auth: 'store', keepsStoreCache: true } as const;
 
-/** The store's STORE cancel codes (the supplier's, in its order), for the app's cancel form. */
-async function storeCancelCodes(ctx: StoreAppContext, supplierId: number) {
+/** The store's STORE cancel codes (the supplier's, in its order), for the app's cancel form, worded in the buyer's language. */
+async function storeCancelCodes(ctx: StoreAppContext, supplierId: number, language: Language | undefined) {
   const codes = await cancelCodes(ctx.db, supplierId);
-  return { data: codes.filter((c) => c.usage === 'STORE').map(({ code, reason }) => ({ code, reason })) };
+  return { data: codes.filter((c) => c.usage === 'STORE').map(({ code, reason }) => ({ code, reason: language ? reasonIn(language, code, reason) : reason })) };
 }
+
+/** The buyer's language for this request (store-app.language.ts). */
+const languageOf = (request: FastifyRequest, ctx: StoreAppContext) => buyerLanguage(ctx.db, storeUserOf(request), request.headers['accept-language']);
 
 /** A ticket of one of the person's stores (the membership guard on its store), or 404. */
 async function requireTicketOfMember(ctx: StoreAppContext, personId: number, id: number) {
@@ -101,6 +108,21 @@ export const storeAppRoutes =
       },
     });
 
+    app.get('/app/stores/:storeId/products/:code', {
+      config: store,
+      schema: {
+        tags,
+        summary: "One product of the store's catalog by its code: as the catalog answers it, with its sizes out of stock in the store's warehouse",
+        description: 'A product the catalog does not list (disabled, not priced in the store\'s list, out of stock in every size) is a 404 naming /params/code (README.md, "One product").',
+        params: ProductParams,
+        response: { 200: StoreProduct, ...problems(400, 401, 404) },
+      },
+      handler: async (request) => {
+        const context = ctx();
+        return storeProduct(context, await buyer(request, context), request.params.code);
+      },
+    });
+
     app.get('/app/stores/:storeId/promotions', {
       config: store,
       schema: { tags, summary: "The promotions that take part for this store today (each product with its `name`, a crossed bonus's gift with its `productName`)", params: StoreParams, response: { 200: StorePromotions, ...problems(401, 404) } },
@@ -144,20 +166,28 @@ export const storeAppRoutes =
       schema: { tags, summary: "The store's orders, newest first", params: StoreParams, querystring: Type.Object(PageQuery), response: { 200: Page(Order), ...problems(400, 401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return listStoreOrders(context, await buyer(request, context), request.query, deps.config.timezone);
+        const found = await listStoreOrders(context, await buyer(request, context), request.query, deps.config.timezone);
+        const language = await languageOf(request, context);
+        return { ...found, data: found.data.map((o) => wordedOrder(o, language)) };
       },
     });
 
     app.get('/app/orders/:id', {
       config: store,
       schema: { tags, summary: 'One order of one of your stores', params: IdParams, response: { 200: Order, ...problems(401, 404) } },
-      handler: (request) => getStoreOrder(ctx(), storeUserOf(request), request.params.id),
+      handler: async (request) => {
+        const context = ctx();
+        return wordedOrder(await getStoreOrder(context, storeUserOf(request), request.params.id), await languageOf(request, context));
+      },
     });
 
     app.post('/app/orders/:id/cancel', {
       config: storeKeepingCache,
       schema: { tags, summary: 'Cancel a PENDING order with a store cancellation code', params: IdParams, body: CancelBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
-      handler: (request) => cancelStoreOrder(ctx(), storeUserOf(request), request.params.id, request.body, now),
+      handler: async (request) => {
+        const context = ctx();
+        return wordedOrder(await cancelStoreOrder(context, storeUserOf(request), request.params.id, request.body, now), await languageOf(request, context));
+      },
     });
 
     app.get('/app/stores/:storeId/cancel-codes', {
@@ -171,7 +201,7 @@ export const storeAppRoutes =
       handler: async (request) => {
         const context = ctx();
         const { store } = await member(request, context);
-        return storeCancelCodes(context, store.supplier_id);
+        return storeCancelCodes(context, store.supplier_id, await languageOf(request, context));
       },
     });
 

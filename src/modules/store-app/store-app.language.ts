@@ -1,0 +1,44 @@
+// The language the service words a store buyer's answers in (README: "The buyer's
+// language"): the language the person saved (PUT /app/me/preferences), which the shop
+// adopts at sign-in; else the first language of the request's Accept-Language the service
+// speaks (the browser's, which the shop shows until the person chooses); else none: a
+// client that says nothing gets the words as stored, today's answers (the default cancel
+// reasons in English), so an API client that never asked sees nothing change.
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { LANGUAGES, type Language } from '../messages/messages.templates.ts';
+import { preferencesOf } from '../messages/messages.repository.ts';
+import { reasonIn } from '../orders/cancel-codes.ts';
+
+/** The first language of an Accept-Language header the service speaks, by the header's weights; undefined for none. */
+export function acceptedLanguage(header: string | undefined): Language | undefined {
+  if (!header) return undefined;
+  const tags = header
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((t) => t.tag !== '' && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { tag } of tags) {
+    if (tag === 'es' || tag.startsWith('es-')) return 'es';
+    if (tag === 'pt' || tag.startsWith('pt-')) return 'pt-BR';
+    if (tag === 'en' || tag.startsWith('en-')) return 'en';
+  }
+  return undefined;
+}
+
+const saved = (stored: string | undefined) => LANGUAGES.find((l) => l === stored);
+
+/** The buyer's language for this request: saved, else Accept-Language; undefined when neither says (words as stored). */
+export async function buyerLanguage(db: Kysely<DB>, personId: number, acceptLanguage: string | undefined): Promise<Language | undefined> {
+  return saved((await preferencesOf(db, personId))?.language) ?? acceptedLanguage(acceptLanguage);
+}
+
+/** An order as a buyer reads it: its cancellation's reason in the buyer's language (reasonIn). */
+export function wordedOrder<O extends { cancellation: { code: string; reason: string } | null }>(order: O, language: Language | undefined): O {
+  if (!order.cancellation || !language) return order;
+  return { ...order, cancellation: { ...order.cancellation, reason: reasonIn(language, order.cancellation.code, order.cancellation.reason) } };
+}
