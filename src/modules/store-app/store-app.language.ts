@@ -1,9 +1,9 @@
 // The language the service words a store buyer's answers in (README: "The buyer's
-// language"): the language the person saved (PUT /app/me/preferences), which the shop
-// adopts at sign-in; else the first language of the request's Accept-Language the service
-// speaks (the browser's, which the shop shows until the person chooses); else none: a
-// client that says nothing gets the words as stored, today's answers (the default cancel
-// reasons in English), so an API client that never asked sees nothing change.
+// language"): the first language of the request's Accept-Language the service speaks
+// (the shop sends the language it shows; a browser's own header otherwise); else the
+// language the person saved (PUT /app/me/preferences), as their messages use; else none:
+// a client that says nothing gets the words as stored, today's answers (the default
+// cancel reasons in English), so an API client that never asked sees nothing change.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import { LANGUAGES, type Language } from '../messages/messages.templates.ts';
@@ -32,9 +32,9 @@ export function acceptedLanguage(header: string | undefined): Language | undefin
 
 const saved = (stored: string | undefined) => LANGUAGES.find((l) => l === stored);
 
-/** The buyer's language for this request: saved, else Accept-Language; undefined when neither says (words as stored). */
+/** The buyer's language for this request: Accept-Language, else the saved one; undefined when neither says (words as stored). */
 export async function buyerLanguage(db: Kysely<DB>, personId: number, acceptLanguage: string | undefined): Promise<Language | undefined> {
-  return saved((await preferencesOf(db, personId))?.language) ?? acceptedLanguage(acceptLanguage);
+  return acceptedLanguage(acceptLanguage) ?? saved((await preferencesOf(db, personId))?.language);
 }
 
 /** An order as a buyer reads it: its cancellation's reason in the buyer's language (reasonIn). */

@@ -12,18 +12,29 @@ import { session, useSession } from '../../lib/session.ts';
 import { ErrorBox, Loading, useOnline } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.tsx';
 
+/**
+ * The service words cancel reasons in the language asked for (Accept-Language): the shop
+ * asks in the one it shows, and keys the answers by it, so a language switched is a fetch.
+ */
+const inLanguage = (language: string) => ({ 'accept-language': language });
+
 function CancelForm({ orderId, storeId }: { orderId: number; storeId: number }) {
   const t = useT();
   const online = useOnline();
   const queryClient = useQueryClient();
-  const codes = useQuery({ queryKey: keys.cancelCodes(storeId), queryFn: () => client.get('/app/stores/{storeId}/cancel-codes', { params: { path: { storeId } } }) });
+  const { language } = useSession();
+  const codes = useQuery({
+    queryKey: [...keys.cancelCodes(storeId), language],
+    queryFn: () => client.get('/app/stores/{storeId}/cancel-codes', { params: { path: { storeId } }, headers: inLanguage(language) }),
+  });
   const [code, setCode] = useState('');
   const [message, setMessage] = useState('');
   const cancel = useMutation({
     networkMode: 'online',
-    mutationFn: () => client.post('/app/orders/{id}/cancel', { params: { path: { id: orderId } }, body: { cancelCode: code, ...(message.trim() ? { message: message.trim() } : {}) } }),
+    mutationFn: () =>
+      client.post('/app/orders/{id}/cancel', { params: { path: { id: orderId } }, headers: inLanguage(language), body: { cancelCode: code, ...(message.trim() ? { message: message.trim() } : {}) } }),
     onSuccess: async (order) => {
-      queryClient.setQueryData(keys.order(orderId), order);
+      queryClient.setQueryData([...keys.order(orderId), language], order);
       await invalidateStore(queryClient, storeId);
     },
   });
@@ -62,11 +73,12 @@ function CancelForm({ orderId, storeId }: { orderId: number; storeId: number }) 
 export default function OrderPage() {
   const t = useT();
   const f = useFormat();
-  const storeId = useSession().storeId!;
+  const { storeId: chosenStore, language } = useSession();
+  const storeId = chosenStore!;
   const id = Number(useParams({ from: '/orders/$id' }).id);
   const navigate = useNavigate();
   const [notice, setNotice] = useState<string[]>();
-  const order = useQuery({ queryKey: keys.order(id), queryFn: () => client.get('/app/orders/{id}', { params: { path: { id } } }) });
+  const order = useQuery({ queryKey: [...keys.order(id), language], queryFn: () => client.get('/app/orders/{id}', { params: { path: { id } }, headers: inLanguage(language) }) });
   const again = useMutation({
     networkMode: 'online',
     mutationFn: () => client.post('/app/stores/{storeId}/orders/{orderId}/repeat', { params: { path: { storeId, orderId: id } } }),
