@@ -203,6 +203,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/stores/{storeId}/products/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One product of the store's catalog by its code: as the catalog answers it, with its sizes out of stock in the store's warehouse
+         * @description A product the catalog does not list (disabled, not priced in the store's list, out of stock in every size) is a 404 naming /params/code (README.md, "One product").
+         */
+        get: operations["getAppStoresProductsByStoreIdAndCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/stores/{storeId}/promotions": {
         parameters: {
             query?: never;
@@ -1236,6 +1256,118 @@ export interface operations {
                         brands: {
                             code: string;
                             name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppStoresProductsByStoreIdAndCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                storeId: number;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a product the store can buy, as its catalogue answers it, with the sizes out of stock in its warehouse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        internalCode: string;
+                        name: string;
+                        description: string | null;
+                        brandInternalCode: string;
+                        categoryInternalCode: string;
+                        /** @description the service's versions of the product's image once its image worker stored them; null until then, when the download was refused or failed, or without an image */
+                        imageUrls: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        } | null;
+                        /** @description the service's versions of the product's other images that are stored, in the supplier's order (the others are left out) */
+                        images: {
+                            /**
+                             * Format: uri
+                             * @description WebP, 160 pixels wide (narrower originals are not enlarged)
+                             */
+                            160: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 480 pixels wide (narrower originals are not enlarged)
+                             */
+                            480: string;
+                            /**
+                             * Format: uri
+                             * @description WebP, 1024 pixels wide (narrower originals are not enlarged)
+                             */
+                            1024: string;
+                            /**
+                             * Format: uri
+                             * @description the image as downloaded
+                             */
+                            original: string;
+                        }[];
+                        sizes: {
+                            units: number;
+                            name: string | null;
+                            price: number;
+                        }[];
+                        promotions: components["schemas"]["PromotionRef"][];
+                        /** @description the sizes priced in the store's list that its stock grouper marks unavailable (not in `sizes`: they cannot be ordered today) */
+                        outOfStock: {
+                            units: number;
                         }[];
                     };
                 };

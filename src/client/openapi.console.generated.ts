@@ -224,7 +224,10 @@ export interface consolePaths {
         };
         get?: never;
         put?: never;
-        /** Send any supplier's delivery again now, as a new delivery with the same webhook-id */
+        /**
+         * Send any supplier's delivery again now, as a new delivery with the same webhook-id
+         * @description While a delivery of the same event is still pending, that delivery is made due now and answered; no second one is queued.
+         */
         post: operations["postAdminWebhookDeliveriesRedeliverById"];
         delete?: never;
         options?: never;

@@ -1351,6 +1351,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery with its attempts and the request body they sent
+         * @description Scope: `supplier/webhook.read`.
+         */
+        get: operations["getWebhookDeliveriesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook/deliveries/{id}/redeliver": {
         parameters: {
             query?: never;
@@ -1362,7 +1382,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery's event again now, as a new delivery with the same webhook-id
-         * @description Scope: `supplier/webhook.write`.
+         * @description Scope: `supplier/webhook.write`. While a delivery of the same event is still pending (this one retrying or waiting, or an earlier redelivery), no second one is queued: that delivery is made due now and answered (`waitingFor` says what still holds it back), so the receiver gets the event once.
          */
         post: operations["postWebhookDeliveriesRedeliverById"];
         delete?: never;
@@ -1698,6 +1718,26 @@ export interface paths {
          * @description Scope: `supplier/member.write`.
          */
         delete: operations["deleteMemberById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/stores/{code}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit one of the store's buyers: the one named by `current` is replaced by `user`, in one transaction
+         * @description Scope: `supplier/store.write`. The same rules as POST /store/{code}/remove/user then /add/user (a phone or an email, emails in lower case), applied together: the edited buyer never goes missing halfway. A buyer the store does not list answers 404 on `/current`.
+         */
+        put: operations["putConsoleStoresUserByCode"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2300,13 +2340,22 @@ export interface components {
                 /** @description a credential's clientId, a member's email, or an operator's email (`admin` for the ADMIN_TOKEN); a supplier's readers see every operator as `platform` */
                 id: string;
             };
-            /** @description the route called, as `METHOD /path/:param` */
+            /** @description the route called, as `METHOD /path/:param`; a console sign-in is `POST /console/auth/token` (entity `session`) */
             operation: string;
             /** @description what was written: pricelist, product, batch, supplier, credential... */
             entity: string;
             entityId: string | null;
             /** @description more about the write, when there is more (a batch: its ids) */
             detail: unknown;
+            /** @description what an update changed, old and new, for the records whose fields the log keeps (orders, tickets, members, price lists, promotions, groupers, sellers, the webhook, suppliers); left out where nothing was kept (entries written before, creations, batches) */
+            changes?: {
+                /** @description the field as the API names it (status, deliveryDate, enabled, role...) */
+                field: string;
+                /** @description its value before the write */
+                before: unknown;
+                /** @description its value after the write */
+                after: unknown;
+            }[];
             requestId: string | null;
             clientAddress: string | null;
         };
@@ -3378,6 +3427,8 @@ export interface components {
             status: "pending" | "delivered" | "failed";
             redeliveryOf: number | null;
             nextAttemptAt: string | null;
+            /** @description present while a pending delivery is held back, whatever `nextAttemptAt` says: `baseUrl`, the supplier has no webhook URL; `enabled`, the webhook is disabled; `earlierEvent`, an earlier event of the same resource is still pending */
+            waitingFor?: "baseUrl" | "enabled" | "earlierEvent";
             lastStatusCode: number | null;
             lastError: string | null;
             /** Format: date-time */
@@ -8864,6 +8915,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
+                /** @description true: each ticket also carries storeName and openedBy (left out: the contract's ticket) */
+                names?: boolean;
                 take?: number;
                 page?: number;
             };
@@ -8880,7 +8933,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Ticket"][];
+                        data: {
+                            /** @description the platform's ticket id */
+                            id: number;
+                            /** @enum {unknown} */
+                            status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
+                            /** @description what the store wrote when it opened the ticket */
+                            userMessage: string;
+                            externalTicketId: string | null;
+                            /** @description the store's internalCode */
+                            platformInternalCode: string;
+                            resolvedAt: string | null;
+                            orderId: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description the whole conversation, oldest first */
+                            messages: {
+                                from: "STORE" | "SUPPLIER";
+                                message: string;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            /** @description only with names=true: the store's name */
+                            storeName?: string;
+                            /** @description only with names=true: the store user who opened the ticket, as the supplier registered them (GET /store); null when they are no longer a user of the store */
+                            openedBy?: {
+                                name: string | null;
+                                phone: string | null;
+                                email: string | null;
+                            } | null;
+                        }[];
                         page: number;
                         take: number;
                         total: number;
@@ -8919,7 +9003,10 @@ export interface operations {
     };
     getSupportTicketById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: each ticket also carries storeName and openedBy (left out: the contract's ticket) */
+                names?: boolean;
+            };
             header?: never;
             path: {
                 id: number;
@@ -8934,7 +9021,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Ticket"];
+                    "application/json": {
+                        /** @description the platform's ticket id */
+                        id: number;
+                        /** @enum {unknown} */
+                        status: "PENDING" | "IN_PROGRESS" | "ADDITIONAL_INFO_REQUESTED" | "SOLVED" | "CLOSED";
+                        /** @description what the store wrote when it opened the ticket */
+                        userMessage: string;
+                        externalTicketId: string | null;
+                        /** @description the store's internalCode */
+                        platformInternalCode: string;
+                        resolvedAt: string | null;
+                        orderId: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description the whole conversation, oldest first */
+                        messages: {
+                            from: "STORE" | "SUPPLIER";
+                            message: string;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        /** @description only with names=true: the store's name */
+                        storeName?: string;
+                        /** @description only with names=true: the store user who opened the ticket, as the supplier registered them (GET /store); null when they are no longer a user of the store */
+                        openedBy?: {
+                            name: string | null;
+                            phone: string | null;
+                            email: string | null;
+                        } | null;
+                    };
                 };
             };
             /** @description problem details */
@@ -9422,6 +9540,100 @@ export interface operations {
             };
             /** @description problem details */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookDeliveriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description the `webhook-id` header: the same on every retry and redelivery of the event */
+                        webhookId: string;
+                        /**
+                         * @description the `x-event-type` of the call
+                         * @enum {unknown}
+                         */
+                        eventType: "order.created" | "order.cancelled" | "ticket.created" | "ticket.additional_info_received" | "delivery.cutoff_reached" | "order.credit_hold" | "invoice.overdue" | "ping";
+                        /** @description appended to the supplier's base URL */
+                        path: string;
+                        status: "pending" | "delivered" | "failed";
+                        redeliveryOf: number | null;
+                        nextAttemptAt: string | null;
+                        /** @description present while a pending delivery is held back, whatever `nextAttemptAt` says: `baseUrl`, the supplier has no webhook URL; `enabled`, the webhook is disabled; `earlierEvent`, an earlier event of the same resource is still pending */
+                        waitingFor?: "baseUrl" | "enabled" | "earlierEvent";
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        finishedAt: string | null;
+                        /** @description every attempt, oldest first */
+                        attempts: {
+                            /** Format: date-time */
+                            at: string;
+                            statusCode: number | null;
+                            latencyMs: number;
+                            responseBody: string | null;
+                            error: string | null;
+                        }[];
+                        /** @description the body every attempt of this delivery sent, byte for byte (the event's body; it is signed with the webhook-id and each attempt's timestamp); its first 65,536 characters */
+                        requestBody: string;
+                        /** @description the whole body, in bytes */
+                        requestBodyBytes: number;
+                        /** @description true when `requestBody` holds only the first 65,536 characters */
+                        requestBodyTruncated: boolean;
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11161,6 +11373,90 @@ export interface operations {
             };
         };
     };
+    putConsoleStoresUserByCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description internalCode */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the buyer as the store lists them: their phone if they have one, else their email */
+                    current: {
+                        /** @description E.164, e.g. +573001234567 */
+                        phone?: string;
+                        /** Format: email */
+                        email?: string;
+                    };
+                    user: {
+                        /** @description E.164, e.g. +573001234567 */
+                        phone?: string;
+                        /** Format: email */
+                        email?: string;
+                        name?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            phone: string | null;
+                            email: string | null;
+                            name: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postImportBrands: {
         parameters: {
             query?: {
@@ -11170,7 +11466,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11259,7 +11555,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11348,7 +11644,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11437,7 +11733,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11526,7 +11822,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11615,7 +11911,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11704,7 +12000,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11793,7 +12089,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;
@@ -11882,7 +12178,7 @@ export interface operations {
                 remove?: boolean;
                 /** @description the file's name, shown with the import and naming its failed-rows file (default: the kind and format) */
                 name?: string;
-                /** @description CSV: the cell delimiter (default ,) */
+                /** @description CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is) */
                 delimiter?: "," | ";" | "\t" | "|";
             };
             header?: never;

@@ -10,10 +10,20 @@ export const AuditEntry = Type.Object(
       kind: Type.Union([Type.Literal('credential'), Type.Literal('operator'), Type.Literal('person')]),
       id: Type.String({ description: "a credential's clientId, a member's email, or an operator's email (`admin` for the ADMIN_TOKEN); a supplier's readers see every operator as `platform`" }),
     }),
-    operation: Type.String({ description: 'the route called, as `METHOD /path/:param`' }),
+    operation: Type.String({ description: 'the route called, as `METHOD /path/:param`; a console sign-in is `POST /console/auth/token` (entity `session`)' }),
     entity: Type.String({ description: 'what was written: pricelist, product, batch, supplier, credential...' }),
     entityId: Nullable(Type.String({ description: "the entity's internalCode or id" })),
     detail: Type.Unknown({ description: 'more about the write, when there is more (a batch: its ids)' }),
+    changes: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String({ description: 'the field as the API names it (status, deliveryDate, enabled, role...)' }),
+          before: Type.Unknown({ description: 'its value before the write' }),
+          after: Type.Unknown({ description: 'its value after the write' }),
+        }),
+        { description: 'what an update changed, old and new, for the records whose fields the log keeps (orders, tickets, members, price lists, promotions, groupers, sellers, the webhook, suppliers); left out where nothing was kept (entries written before, creations, batches)' },
+      ),
+    ),
     requestId: Nullable(Type.String()),
     clientAddress: Nullable(Type.String({ description: "the writer's address; null when a supplier reads an operator's entry" })),
   },

@@ -6,11 +6,19 @@ import { fieldError } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
 import * as repo from './audit.repository.ts';
 import type { AuditQuery } from './audit.schemas.ts';
+import type { FieldChange } from './audited.ts';
 
 type Row = Awaited<ReturnType<typeof repo.listEntries>>['rows'][number];
 
 /** Who reads: an operator sees every actor as recorded; a supplier's reader sees operators as the platform. */
 export type AuditReader = 'operator' | 'supplier';
+
+/** The stored detail apart from the changes audited() kept in it (audited.ts, withChanges). */
+function detailOf(stored: unknown): { detail: unknown; changes?: FieldChange[] } {
+  if (stored === null || stored === undefined || typeof stored !== 'object' || !('changes' in stored) || !Array.isArray(stored.changes)) return { detail: stored ?? null };
+  const { changes, ...rest } = stored as { changes: FieldChange[] };
+  return { detail: Object.keys(rest).length === 0 ? null : rest, changes };
+}
 
 const toEntry = (reader: AuditReader) => (r: Row) => {
   // An operator is a person of the platform, not of the supplier: their email and address
@@ -24,7 +32,7 @@ const toEntry = (reader: AuditReader) => (r: Row) => {
     operation: r.operation,
     entity: r.entity,
     entityId: r.entity_id,
-    detail: r.detail ?? null,
+    ...detailOf(r.detail),
     requestId: r.request_id,
     clientAddress: hidden ? null : r.client_address,
   };

@@ -22,10 +22,44 @@ declare module 'fastify' {
 /** One audit entry as the write's transaction records it: the table's row but what the database fills in; `detail` before it is serialised. */
 export type NewAuditEntry = { [K in Exclude<keyof AuditEntriesTable, 'id' | 'at' | 'detail'>]: AuditEntriesTable[K] } & { detail: unknown };
 
+/** A record's fields as the audit log compares them before and after a write (README, "Before and after"). */
+export type Snapshot = Record<string, string | number | boolean | null | readonly string[]>;
+
+/** What names the record a write changes: its supplier, its key (a code or an id) and the route (a grouper's kind). */
+export interface SnapshotTarget {
+  supplierId: number | undefined;
+  key: string | undefined;
+  route: string;
+}
+
 /** Where entries go: the repository's insertEntry (auditLog), handed over by src/deps.ts. */
 export interface AuditLog {
   /** Inserts the entry with `db`: the write's own transaction. */
   record(db: Kysely<DB>, entry: NewAuditEntry): Promise<void>;
+  /** The changed record's fields, read in `db` before and after the write (README, "Before and after"). */
+  snapshot?(db: Kysely<DB>, entity: string, target: SnapshotTarget): Promise<Snapshot | undefined>;
+}
+
+/** One field a write changed, as it was and as it is. */
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** The fields that differ between two snapshots of one record; none when either is missing (a creation, a removal). */
+export function changesOf(before: Snapshot | undefined, after: Snapshot | undefined): FieldChange[] {
+  if (!before || !after) return [];
+  return Object.keys(after)
+    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
+}
+
+/** An entry's detail with the changes beside what the route said (`changes` is the audit log's own key). */
+function withChanges(detail: unknown, changes: FieldChange[]): unknown {
+  if (changes.length === 0) return detail;
+  const own = detail === null || detail === undefined ? {} : typeof detail === 'object' && !Array.isArray(detail) ? detail : { value: detail };
+  return { ...own, changes };
 }
 
 export interface Actor {
@@ -77,8 +111,19 @@ export async function audited<T>(deps: AuditedDeps, request: FastifyRequest, wor
   if (!entity) throw new Error(`${request.method} ${request.routeOptions.url} calls audited() without config.audit`);
   const actor = actorOf(request);
   const params = request.params as Bag;
+  const route = `${request.method} ${request.routeOptions.url}`;
+  // The record the write names, read before and after it in its own transaction: the
+  // route's :code, :id or :clientId, else the body's internalCode or ticketId (an upsert,
+  // a ticket's close), else the route's :supplierId.
+  const target: SnapshotTarget = {
+    supplierId: request.supplier?.supplierId ?? (params?.supplierId === undefined ? undefined : Number(params.supplierId)),
+    key: pick(params, 'code', 'id', 'clientId') ?? pick(request.body as Bag, 'internalCode', 'ticketId') ?? pick(params, 'supplierId'),
+    route,
+  };
   const result = await deps.db.transaction().execute(async (trx) => {
+    const before = await deps.audit.snapshot?.(trx, entity, target);
     const result = await work(trx);
+    const changes = before ? changesOf(before, await deps.audit.snapshot?.(trx, entity, target)) : [];
     const answer = (result ?? undefined) as Bag;
     const supplierId = options.supplierId
       ? await options.supplierId(result, trx)
@@ -88,10 +133,10 @@ export async function audited<T>(deps: AuditedDeps, request: FastifyRequest, wor
       supplier_id: supplierId ?? null,
       actor_kind: actor.kind,
       actor_id: actor.id,
-      operation: `${request.method} ${request.routeOptions.url}`,
+      operation: route,
       entity,
       entity_id: entityId === undefined || entityId === null ? null : String(entityId),
-      detail: options.detail?.(result) ?? null,
+      detail: withChanges(options.detail?.(result) ?? null, changes),
       request_id: request.id,
       client_address: request.ip ?? null,
     });

@@ -5,6 +5,7 @@ import { consoleSessionOf } from './console.session.ts';
 import { problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { ChooseSupplierBody, CodeSent, ConsoleMe, ConsoleSettings, ConsoleToken, EmailBody, EmailCodeBody, ModeBody, SignedOut } from './console.schemas.ts';
+import { consoleStoreUserRoutes } from './console.store-users.routes.ts';
 import { chooseSupplier, consoleMe, exchangeConsoleCode, requestConsoleCode, setConsoleMode, signOut, type ConsoleContext } from './console.service.ts';
 
 const tags = ['console'];
@@ -28,7 +29,7 @@ export const consoleRoutes =
     app.post('/console/auth/token', {
       config: { auth: 'public' },
       schema: { tags, summary: 'Exchange the code for a console session', body: EmailCodeBody, response: { 200: ConsoleToken, ...problems(400, 401, 429) } },
-      handler: (request) => exchangeConsoleCode(ctx, request.body, request.ip),
+      handler: (request) => exchangeConsoleCode(ctx, request.body, request.ip, request.id),
     });
 
     app.get('/console/me', {
@@ -71,4 +72,6 @@ export const consoleRoutes =
       schema: { tags, summary: 'Sign out: the session ends at once', response: { 200: SignedOut, ...problems(401) } },
       handler: (request) => signOut(deps.db, consoleSessionOf(request)),
     });
+
+    await app.register(consoleStoreUserRoutes(deps));
   };

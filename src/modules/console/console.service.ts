@@ -12,6 +12,7 @@ import { ROLE_SCOPES } from '../auth/scopes.ts';
 import { ensureTwin } from '../sandbox/sandbox.twins.ts';
 import { normaliseEmail } from '../people/people.service.ts';
 import { CODE_TTL_SECONDS, invalidCode, issueCode, proveCode, requireSender } from '../people/sign-in-codes.ts';
+import { recordSignIn } from '../audit/audit.repository.ts';
 import * as repo from './console.repository.ts';
 
 /** A session ends after this long without a request... */
@@ -70,7 +71,7 @@ export async function requestConsoleCode(ctx: ConsoleContext, body: { email: str
 }
 
 /** The code opens a session; a member of exactly one supplier starts in it. */
-export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: string; code: string }, from: string) {
+export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: string; code: string }, from: string, requestId: string | null = null) {
   const id = emailOf(body.email);
   const sessionId = await ctx.db.transaction().execute(async (trx) => {
     if (!(await proveCode(trx, 'console', id, body.code, null, from))) return undefined;
@@ -85,6 +86,8 @@ export async function exchangeConsoleCode(ctx: ConsoleContext, body: { email: st
       idleSeconds: SESSION_IDLE_SECONDS,
       lifeSeconds: SESSION_LIFE_SECONDS,
     });
+    // Listed in the audit log with the session it opened (src/modules/audit/README.md, "Sign-ins").
+    await recordSignIn(trx, { email: id.value, supplierIds: memberships.map((m) => m.id), operator, requestId, clientAddress: from });
     return sessionId;
   });
   if (sessionId === undefined) throw invalidCode();

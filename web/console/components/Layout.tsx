@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState, type LinkProps } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LanguageSwitch as PickLanguage } from '../../kit/LanguageSwitch.tsx';
 import { TopBar } from '../../kit/TopBar.tsx';
 import { client, roleOf, useCan, useMe } from '../lib/api.ts';
@@ -28,7 +28,14 @@ function Links({ links }: { links: readonly (readonly [LinkProps['to'], string, 
   );
 }
 
-function Nav() {
+/** The navigation's id, named by the phone's menu button (`aria-controls`). */
+const NAV_ID = 'console-nav';
+
+/**
+ * The navigation. On a phone (below 640 px, console.css) it is shown only while `open`: the
+ * menu button opens it; Escape, or following a link, closes it. On a desktop it is always there.
+ */
+function Nav({ open, close }: { open: boolean; close: () => void }) {
   const t = useT();
   const me = useMe();
   const can = useCan();
@@ -64,7 +71,14 @@ function Nav() {
       ] as const)
     : [];
   return (
-    <nav aria-label={t('nav.main')} className="side">
+    <nav
+      id={NAV_ID}
+      aria-label={t('nav.main')}
+      className={open ? 'side open' : 'side'}
+      onClick={(e) => {
+        if ((e.target as Element).closest('a')) close();
+      }}
+    >
       <Links links={supplierLinks.filter(([, , allowed]) => allowed)} />
       {operatorLinks.length > 0 && (
         <>
@@ -131,11 +145,36 @@ function TestModeBanner() {
   );
 }
 
+/** The phone's menu button: opens and closes the navigation (hidden on a desktop, where the navigation always shows). */
+function MenuButton({ open, toggle, button }: { open: boolean; toggle: () => void; button: React.RefObject<HTMLButtonElement | null> }) {
+  const t = useT();
+  return (
+    <button ref={button} type="button" className="menu-button" aria-expanded={open} aria-controls={NAV_ID} onClick={toggle} data-testid="menu-button">
+      <span aria-hidden="true">☰</span> {t('nav.menu')}
+    </button>
+  );
+}
+
 export function Layout() {
   const t = useT();
   const { token } = useSession();
   const path = useRouterState({ select: (s) => s.location.pathname });
   const bare = !token || path.endsWith('/sign-in');
+  const [menu, setMenu] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Another page (a link followed, back, a redirect) closes the menu.
+  useEffect(() => setMenu(false), [path]);
+  // Escape closes it wherever the focus is (the button's too), and gives the focus back to the button.
+  useEffect(() => {
+    if (!menu) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenu(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menu]);
   const signOut = async () => {
     // The session ends on the service too; the browser forgets it whatever the answer.
     await client.delete('/console/session').catch(() => undefined);
@@ -144,6 +183,7 @@ export function Layout() {
   return (
     <>
       <TopBar name={t('app.name')} skip={t('app.skip')}>
+        {!bare && <MenuButton open={menu} toggle={() => setMenu(!menu)} button={menuButton} />}
         {!bare && <Acting />}
         {!bare && <TestModeSwitch />}
         <LanguageSwitch />
@@ -155,7 +195,7 @@ export function Layout() {
       </TopBar>
       {!bare && <TestModeBanner />}
       <div className={bare ? 'shell bare' : 'shell'}>
-        {!bare && <Nav />}
+        {!bare && <Nav open={menu} close={() => setMenu(false)} />}
         <main id="main" tabIndex={-1}>
           <Outlet />
         </main>

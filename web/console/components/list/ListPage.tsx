@@ -5,7 +5,7 @@
 // page; the page number stays out of the URL on the first page.
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Listed, Pager } from '../states.tsx';
 import { useT } from '../../i18n.ts';
 
@@ -73,6 +73,8 @@ export type Column<Row> = {
   cell?: (row: Row) => React.ReactNode;
   /** `num`: a figure, aligned right (header and cells). */
   align?: 'num';
+  /** The words that label the column's cells on a phone, where `header` is not plain words. */
+  label?: string;
   /** The header is for screen readers only (a column of buttons). */
   quietHeader?: boolean;
   /** The cell names its row (a row header). */
@@ -100,12 +102,40 @@ export type TableSpec<Row> = {
   tableAttrs?: Attrs;
 };
 
-/** The table of a list's rows, in its scrolling wrapper. */
+/** The label a cell carries for the phone's cards: its column's header, where the header is words a reader sees. */
+const labelOf = (c: Column<never>) => (c.quietHeader ? undefined : (c.label ?? (typeof c.header === 'string' ? c.header : undefined)));
+
+/**
+ * Rows a page draws itself carry no labels of their own: each cell gets its column's header
+ * text (colspans counted), as the columns' cells get it from labelOf.
+ */
+function labelOwnRows(table: HTMLTableElement | null) {
+  if (!table) return;
+  const headers = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? undefined : th.textContent?.trim() || undefined));
+  for (const tr of table.querySelectorAll('tbody tr')) {
+    let column = 0;
+    for (const cell of tr.children) {
+      const header = headers[column];
+      if (!cell.hasAttribute('data-label') && header && (cell as HTMLTableCellElement).colSpan === 1) cell.setAttribute('data-label', header);
+      column += (cell as HTMLTableCellElement).colSpan || 1;
+    }
+  }
+}
+
+/**
+ * The table of a list's rows, in its scrolling wrapper. Below 640 px (console.css) each row
+ * is a card: the headers leave the screen and each cell shows its column's header beside its
+ * value (`data-label`), so no page scrolls sideways; the markup stays a table.
+ */
 export function ListTable<Row>({ rows, columns, rowKey, rowAttrs, row, label, tableAttrs, totals }: TableSpec<Row> & { rows: readonly Row[] }) {
   const shown = columns.filter((c) => c.when !== false);
+  const table = useRef<HTMLTableElement>(null);
+  useLayoutEffect(() => {
+    if (row) labelOwnRows(table.current);
+  });
   return (
     <div className="table-wrap" tabIndex={0} role={label ? 'region' : undefined} aria-label={label}>
-      <table {...tableAttrs}>
+      <table ref={table} {...tableAttrs}>
         <thead>
           <tr>
             {shown.map((c, i) => (
@@ -125,7 +155,13 @@ export function ListTable<Row>({ rows, columns, rowKey, rowAttrs, row, label, ta
                   const extra = typeof c.className === 'function' ? c.className(r) : c.className;
                   const Cell = c.rowHeader ? 'th' : 'td';
                   return (
-                    <Cell key={i} scope={c.rowHeader ? 'row' : undefined} className={[c.align, extra].filter(Boolean).join(' ') || undefined} {...(typeof c.attrs === 'function' ? c.attrs(r) : c.attrs)}>
+                    <Cell
+                      key={i}
+                      scope={c.rowHeader ? 'row' : undefined}
+                      className={[c.align, extra].filter(Boolean).join(' ') || undefined}
+                      data-label={labelOf(c as Column<never>)}
+                      {...(typeof c.attrs === 'function' ? c.attrs(r) : c.attrs)}
+                    >
                       {c.cell?.(r)}
                     </Cell>
                   );
