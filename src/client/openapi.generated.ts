@@ -1943,6 +1943,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/import/kinds/{kind}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV template of the kind: its columns and one example row, from the kind's declared body (as the importer reads it)
+         * @description Scope: `supplier/batch.read`. In the request's Accept-Language (es, pt, en): for Spanish and Portuguese, or a request naming none, as a spreadsheet there writes it (a byte-order mark, `;` between cells, a decimal comma, `sí`/`sim`); for English, `,` and a decimal point.
+         */
+        get: operations["getImportKindsTemplateByKind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/import": {
         parameters: {
             query?: never;
@@ -12296,6 +12316,56 @@ export interface operations {
                             columns: string[];
                         }[] | null;
                     }[];
+                };
+            };
+            /** @description problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportKindsTemplateByKind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an import kind (GET /import/kinds; the integrator CLI's kinds) */
+                kind: "brands" | "products" | "stores" | "prices" | "pricelist-stores" | "stock" | "stock-grouper-stores" | "promotion-grouper-stores" | "promotions";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the kind's CSV template: a byte-order mark, the header row and one example row (README: Templates) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description problem details */

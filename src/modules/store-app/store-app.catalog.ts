@@ -6,6 +6,7 @@
 // brands of those products, with their names) are computed with it.
 import type { Static } from 'typebox';
 import { page } from '../../lib/pagination.ts';
+import { notFound } from '../../lib/errors.ts';
 import { loadImageViews, type ImageUrls } from '../images/images.service.ts';
 import { takingPartFor } from '../pricing/pricing.engine.ts';
 import { listPrices } from '../pricelists/pricelists.service.ts';
@@ -172,19 +173,27 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
     changes = { cursor: encodeCursor(now), full: !delta };
   }
   const from = (filter.page - 1) * filter.take;
-  const shown = filtered.slice(from, from + filter.take);
-  // The service's versions of the page's images: read per page, never kept, because the
-  // image worker makes them ready on its own time (one query by URL; none without images).
-  // Only stored versions are answered, never the supplier's URL (README, "Images").
+  const data = await answerItems(ctx, store, promotions, filtered.slice(from, from + filter.take));
+  const answer = page(data, filtered.length, filter.page, filter.take);
+  return changes ? { ...answer, ...changes } : answer;
+}
+
+/**
+ * The items of an answer: the service's versions of their images, read per page and never
+ * kept, because the image worker makes them ready on its own time (one query by URL; none
+ * without images; only stored versions, never the supplier's URL: README, "Images"), and
+ * the promotions taking part for the store that name them (never all in force).
+ */
+async function answerItems(ctx: StoreAppContext, store: StoreContext, promotions: Awaited<ReturnType<typeof inForce>>, shown: CatalogProduct[]) {
+  const supplierId = store.store.supplier_id;
   const image = await loadImageViews(ctx.db, supplierId, shown.flatMap((p) => [p.source.image, ...p.source.images]), ctx.publicUrl);
-  // Only the promotions naming the page's products are looked at, never all in force.
   const takesPart = takingPartFor({ today: await todayOf(ctx, supplierId), groupers: store.supplierGroupers, store: store.pricingStore });
   // Each item is written field by field: copying a cached product with a rest pattern
   // (`{ folded, ...p }`) took V8's slow generic path and left objects the serializer read
   // slowly; writing the fields doubled the page's throughput (docs/benchmarks.md, store
   // side, session 12). Typed as the answer's item: a field CatalogItem gains and this
   // copy lacks fails to compile here.
-  const data = shown.map((p): Static<typeof CatalogItem> => ({
+  return shown.map((p): Static<typeof CatalogItem> => ({
     internalCode: p.internalCode,
     name: p.name,
     description: p.description,
@@ -195,8 +204,36 @@ export async function storeCatalog(ctx: StoreAppContext, store: StoreContext, fi
     sizes: p.sizes,
     promotions: (promotions.byProduct.get(p.internalCode) ?? []).filter(takesPart).map((x) => promotions.shown.get(x)!),
   }));
-  const answer = page(data, filtered.length, filter.page, filter.take);
-  return changes ? { ...answer, ...changes } : answer;
+}
+
+/**
+ * One product of the store's catalogue by its exact code, as the catalogue answers it, with
+ * the sizes priced in the store's list that its stock grouper marks out of stock (the same
+ * rule, `unavailableFrom`). A product the catalogue does not list (disabled, not priced,
+ * out of stock in every size, another supplier's) is a 404, as for a store.
+ */
+export async function storeProduct(ctx: StoreAppContext, store: StoreContext, code: string) {
+  const supplierId = store.store.supplier_id;
+  const [catalog, promotions] = await Promise.all([catalogOf(ctx, store), inForce(ctx, supplierId)]);
+  const product = catalog?.products.find((p) => p.internalCode === code);
+  if (!product || !store.priceList) throw notFound('product', code, '/params/code');
+  const grouperId = store.groupers.stockGrouperId;
+  const [prices, rules, [item]] = await Promise.all([
+    repo.pricesByCode(ctx.db, supplierId, store.priceList.id, [code]),
+    grouperId === undefined ? Promise.resolve([]) : repo.stockRulesByCode(ctx.db, supplierId, grouperId, [code]),
+    answerItems(ctx, store, promotions, [product]),
+  ]);
+  const listed = new Set(product.sizes.map((s) => s.units));
+  const off = unavailableFrom(
+    rules.map((r) => ({ code, units: r.units, available: r.available })),
+    () => prices.map((p) => p.units),
+  );
+  const outOfStock = prices
+    .map((p) => p.units)
+    .filter((units) => !listed.has(units) && off.some((u) => u.units == null || u.units === units))
+    .sort((a, b) => a - b)
+    .map((units) => ({ units }));
+  return { ...item!, outOfStock };
 }
 
 /** The filters' choices: the categories and brands of the products this store can buy, with their names. */

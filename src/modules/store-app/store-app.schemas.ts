@@ -87,6 +87,17 @@ export const CatalogItem = Type.Object({
   sizes: Type.Array(Type.Object({ units: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), price: Type.Number() })),
   promotions: Type.Array(CatalogPromotion),
 });
+/** One product of the store's catalogue (GET /app/stores/{storeId}/products/{code}): as the catalogue answers it, and its sizes out of stock. */
+export const ProductParams = Type.Object({ storeId: Type.Integer({ minimum: 1 }), code: Code() });
+export const StoreProduct = Type.Object(
+  {
+    ...CatalogItem.properties,
+    outOfStock: Type.Array(Type.Object({ units: Type.Integer() }), {
+      description: "the sizes priced in the store's list that its stock grouper marks unavailable (not in `sizes`: they cannot be ordered today)",
+    }),
+  },
+  { description: 'a product the store can buy, as its catalogue answers it, with the sizes out of stock in its warehouse' },
+);
 /** A catalogue page; with `changedSince`, the cursor to send next time and whether it is the whole catalogue. */
 export const CatalogPage = Type.Object({
   ...Page(CatalogItem).properties,
