@@ -132,6 +132,11 @@ const RULES: Record<string, () => Promise<Call>> = {
     body: { upsert: [{ internalCode: next('P'), storeInternalCode: w.codes.store1, amount: 10, method: 'CASH', paidAt: '2026-01-02T00:00:00.000Z' }] },
   }),
   'POST /store/:code/add/user': async () => ({ path: `/store/${w.codes.store2}/add/user`, body: { users: [{ email: `${next('user')}@example.com` }] } }),
+  'PUT /console/stores/:code/user': async () => {
+    const email = `${next('user')}@example.com`;
+    await ok(as(t, w.a, 'POST', `/store/${w.codes.store2}/add/user`, { users: [{ email }] }));
+    return { path: `/console/stores/${w.codes.store2}/user`, body: { current: { email }, user: { email, name: 'Ana' } } };
+  },
   'POST /store/:code/remove/user': async () => {
     const email = `${next('gone')}@example.com`;
     await ok(as(t, w.a, 'POST', `/store/${w.codes.store2}/add/user`, { users: [{ email }] }));

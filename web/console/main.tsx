@@ -43,6 +43,7 @@ const routeTree = root.addChildren([
   page('/pricelists', () => import('./routes/pricelists.tsx'), signedIn, listSearch({ search: 'text', enabled: 'flag' })),
   page('/pricelists/$code', () => import('./routes/pricelist.tsx'), signedIn, listSearch({ search: 'text', after: 'text' })),
   page('/stores', () => import('./routes/stores.tsx'), signedIn, listSearch({ search: 'text', enabled: 'flag' })),
+  page('/stores/$code', () => import('./routes/store.tsx'), signedIn),
   // Receivables (issue #31): the aging of open invoices and a store's account.
   page('/accounts', () => import('./routes/accounts.tsx'), signedIn, listSearch({ store: 'text' })),
   page('/accounts/$code', () => import('./routes/store-account.tsx'), signedIn),

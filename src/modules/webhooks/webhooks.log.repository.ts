@@ -38,8 +38,25 @@ const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 function base(db: Kysely<DB>) {
   return db
     .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_events as e', (j) => j.onRef('e.supplier_id', '=', 'd.supplier_id').onRef('e.id', '=', 'd.event_id'));
+    .innerJoin('webhook_events as e', (j) => j.onRef('e.supplier_id', '=', 'd.supplier_id').onRef('e.id', '=', 'd.event_id'))
+    .leftJoin('supplier_webhooks as w', 'w.supplier_id', 'd.supplier_id');
 }
+
+/** Why a pending delivery is not being sent, as the claim (webhooks.repository.ts, claimDue) decides it; null: nothing holds it back. */
+export type Waiting = 'baseUrl' | 'enabled' | 'earlierEvent';
+
+/**
+ * The claim's own conditions, in its order: no base URL, the webhook disabled, an earlier
+ * pending delivery of the same ordering key (webhook_deliveries_key finds it).
+ */
+const waiting = sql<Waiting | null>`case
+  when d.status <> 'pending' then null
+  when w.base_url is null then 'baseUrl'
+  when not w.enabled then 'enabled'
+  when d.ordering_key is not null and exists (
+    select 1 from webhook_deliveries k
+    where k.supplier_id = d.supplier_id and k.ordering_key = d.ordering_key and k.status = 'pending' and k.id < d.id) then 'earlierEvent'
+  end`.as('waiting');
 
 const columns = [
   'd.supplier_id',
@@ -53,6 +70,7 @@ const columns = [
   'd.last_error',
   'd.created_at',
   'd.finished_at',
+  'd.event_id',
   'e.message_id',
   'e.path',
 ] as const;
@@ -89,14 +107,14 @@ export async function listDeliveries(db: Kysely<DB>, supplierId: number, q: Deli
       isDay(q.to) ? sql<SqlBool>`(d.created_at at time zone ${timezone})::date <= ${q.to}::date` : sql<SqlBool>`d.created_at <= ${q.to}::timestamptz`,
     );
   }
-  return offsetPage(query, (page) => page.select(columns).select(attempts).orderBy('d.id', 'desc'), q);
+  return offsetPage(query, (page) => page.select(columns).select(attempts).select(waiting).orderBy('d.id', 'desc'), q);
 }
 
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>['rows'][number];
 
 /** One delivery; without a supplier (operators), by its id alone. */
 export async function findDelivery(db: Kysely<DB>, supplierId: number | undefined, id: number): Promise<DeliveryRow | undefined> {
-  let query = base(db).select(columns).select(attempts).where('d.id', '=', id);
+  let query = base(db).select(columns).select(attempts).select(waiting).where('d.id', '=', id);
   if (supplierId !== undefined) query = query.where('d.supplier_id', '=', supplierId);
   return query.executeTakeFirst();
 }
@@ -127,6 +145,45 @@ export async function insertRedelivery(db: Kysely<DB>, supplierId: number, deliv
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/**
+ * The event a redelivery would send, locked until the caller's transaction ends, and its
+ * delivery still pending if there is one: two redeliveries of one event at once see each
+ * other's pending delivery instead of both inserting one.
+ */
+export async function lockEventFindPending(db: Kysely<DB>, supplierId: number, eventId: number) {
+  await db.selectFrom('webhook_events').select('id').where('supplier_id', '=', supplierId).where('id', '=', eventId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'next_attempt_at'])
+    .where('supplier_id', '=', supplierId)
+    .where('event_id', '=', eventId)
+    .where('status', '=', 'pending')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** The body the delivery's attempts sent (its event's, byte for byte): the first `limit` characters, and its size in bytes. */
+export async function deliveryBody(db: Kysely<DB>, supplierId: number, id: number, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', (j) => j.onRef('e.supplier_id', '=', 'd.supplier_id').onRef('e.id', '=', 'd.event_id'))
+    .select([sql<string>`left(e.body, ${limit})`.as('body'), sql<number>`octet_length(e.body)`.as('bytes'), sql<number>`char_length(e.body)`.as('chars')])
+    .where('d.supplier_id', '=', supplierId)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A pending delivery made due now (a redelivery joining it); one due already keeps its time, and its place in line. */
+export async function dueNow(db: Kysely<DB>, supplierId: number, id: number) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: sql<Date>`least(next_attempt_at, now())` })
+    .where('supplier_id', '=', supplierId)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 export async function findWebhook(db: Kysely<DB>, supplierId: number) {

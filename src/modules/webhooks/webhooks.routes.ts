@@ -9,8 +9,8 @@ import { IdParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
 import { Secret, SupplierIdParams, Webhook, WebhookBody } from '../admin/admin.schemas.ts';
 import { configureWebhook, rotateWebhookSecret } from '../suppliers/suppliers.service.ts';
-import { Delivery, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
-import { listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, supplierWebhookSettings, webhookSettings } from './webhooks.service.ts';
+import { Delivery, DeliveryDetail, DeliveryQuery, WebhookSettings } from './webhooks.schemas.ts';
+import { deliveryWithBody, listDeliveries, listSupplierDeliveries, redeliver, sendTestPing, supplierWebhookSettings, webhookSettings } from './webhooks.service.ts';
 import { audited } from '../audit/audited.ts';
 import { findDelivery } from './webhooks.log.repository.ts';
 
@@ -72,11 +72,24 @@ export const webhookRoutes =
       handler: (request) => listDeliveries(db, supplierOf(request).supplierId, request.query, deps.config.timezone),
     });
 
+    app.get('/webhook/deliveries/:id', {
+      config: { auth: 'supplier', scope: 'supplier/webhook.read' },
+      schema: {
+        tags,
+        summary: 'One delivery with its attempts and the request body they sent',
+        params: IdParams,
+        response: { 200: DeliveryDetail, ...problems(400, 401, 403, 404) },
+      },
+      handler: (request) => deliveryWithBody(db, supplierOf(request).supplierId, request.params.id),
+    });
+
     app.post('/webhook/deliveries/:id/redeliver', {
       config: { auth: 'supplier', scope: 'supplier/webhook.write', audit: 'webhook-delivery' },
       schema: {
         tags,
         summary: "Send a delivery's event again now, as a new delivery with the same webhook-id",
+        description:
+          'While a delivery of the same event is still pending (this one retrying or waiting, or an earlier redelivery), no second one is queued: that delivery is made due now and answered (`waitingFor` says what still holds it back), so the receiver gets the event once.',
         params: IdParams,
         response: { 200: Delivery, ...problems(400, 401, 403, 404) },
       },
@@ -122,6 +135,7 @@ export const webhookRoutes =
       schema: {
         tags: ['admin'],
         summary: "Send any supplier's delivery again now, as a new delivery with the same webhook-id",
+        description: 'While a delivery of the same event is still pending, that delivery is made due now and answered; no second one is queued.',
         params: IdParams,
         response: { 200: Delivery, ...problems(400, 401, 404) },
       },

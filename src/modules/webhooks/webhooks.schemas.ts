@@ -29,11 +29,25 @@ export const Delivery = Type.Object({
   status: DeliveryStatus,
   redeliveryOf: Nullable(Type.Integer({ description: 'the delivery this one replays' })),
   nextAttemptAt: Nullable(Timestamp()),
+  waitingFor: Type.Optional(
+    Type.Union([Type.Literal('baseUrl'), Type.Literal('enabled'), Type.Literal('earlierEvent')], {
+      description:
+        'present while a pending delivery is held back, whatever `nextAttemptAt` says: `baseUrl`, the supplier has no webhook URL; `enabled`, the webhook is disabled; `earlierEvent`, an earlier event of the same resource is still pending',
+    }),
+  ),
   lastStatusCode: Nullable(Type.Integer()),
   lastError: Nullable(Type.String()),
   createdAt: Timestamp(),
   finishedAt: Nullable(Timestamp()),
   attempts: Type.Array(Attempt, { description: 'every attempt, oldest first' }),
+});
+
+/** One delivery with the request body its attempts sent (`GET /webhook/deliveries/{id}`). */
+export const DeliveryDetail = Type.Object({
+  ...Delivery.properties,
+  requestBody: Type.String({ description: "the body every attempt of this delivery sent, byte for byte (the event's body; it is signed with the webhook-id and each attempt's timestamp); its first 65,536 characters" }),
+  requestBodyBytes: Type.Integer({ description: 'the whole body, in bytes' }),
+  requestBodyTruncated: Type.Boolean({ description: 'true when `requestBody` holds only the first 65,536 characters' }),
 });
 
 const DayOrInstant = (description: string) =>

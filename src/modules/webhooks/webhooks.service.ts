@@ -26,6 +26,8 @@ function view(r: log.DeliveryRow) {
     status: r.status,
     redeliveryOf: r.redelivery_of,
     nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    // Only while something holds it back: an answer about any other delivery is as it was.
+    ...(r.waiting === null ? {} : { waitingFor: r.waiting }),
     lastStatusCode: r.last_status_code,
     lastError: r.last_error,
     createdAt: r.created_at.toISOString(),
@@ -52,16 +54,39 @@ async function deliveryView(db: Kysely<DB>, supplierId: number | undefined, id: 
 }
 
 /**
- * Sends the delivery's event again as a new delivery with the same webhook-id, due at
- * once. Without a supplier: an operator's call. Runs in the caller's transaction (the
- * audited route's), which wakes the dispatcher once it commits: a wake before the commit
- * would only find nothing.
+ * Sends the delivery's event again now. Without a supplier: an operator's call. While a
+ * delivery of the same event is still pending (this one retrying or waiting, or an earlier
+ * redelivery), the redelivery joins it: that delivery is made due now and answered, and no
+ * second one is queued, so the receiver never gets the event twice because of a replay
+ * (README, "Watching and replaying"). Otherwise a new delivery with the same webhook-id,
+ * due at once. Runs in the caller's transaction (the audited route's), which wakes the
+ * dispatcher once it commits: a wake before the commit would only find nothing.
  */
 export async function redeliver(db: Kysely<DB>, supplierId: number | undefined, id: number) {
   const original = await log.findDelivery(db, supplierId, id);
   if (!original) throw notFound('delivery', String(id), '/params/id');
+  const pending = await log.lockEventFindPending(db, original.supplier_id, original.event_id);
+  if (pending) {
+    await log.dueNow(db, original.supplier_id, pending.id);
+    return deliveryView(db, original.supplier_id, pending.id);
+  }
   const newId = await log.insertRedelivery(db, original.supplier_id, original.id, MAX_ATTEMPTS, currentTraceparent());
   return deliveryView(db, original.supplier_id, newId);
+}
+
+/** How much of a request body a delivery's read answers: event bodies are the platform's own resources, an order with many lines included. */
+export const REQUEST_BODY_LIMIT = 64 * 1024;
+
+/**
+ * One delivery with the body its attempts sent: the event's body, the same bytes on every
+ * attempt (README, "Recorded in the caller's transaction"), signed with the webhook-id and
+ * each attempt's timestamp. The signing secret is never part of it.
+ */
+export async function deliveryWithBody(db: Kysely<DB>, supplierId: number, id: number) {
+  const delivery = await deliveryView(db, supplierId, id);
+  const sent = await log.deliveryBody(db, supplierId, id, REQUEST_BODY_LIMIT);
+  if (!sent) throw notFound('delivery', String(id), '/params/id');
+  return { ...delivery, requestBody: sent.body, requestBodyBytes: Number(sent.bytes), requestBodyTruncated: Number(sent.chars) > REQUEST_BODY_LIMIT };
 }
 
 export interface PingContext {

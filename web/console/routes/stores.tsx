@@ -1,6 +1,7 @@
 // The supplier's stores by code, paged on the server (GET /store), the search, the state
 // filter and the page in the URL: each with its price list, stock grouper and promotion
-// groupers (links to them), its default address and its minimum order.
+// groupers (links to them), its default address and its minimum order. A store's code
+// opens its page (store.tsx), where its buyers are managed.
 import { Link } from '@tanstack/react-router';
 import { client, useCan } from '../lib/api.ts';
 import { catalogKeys, type Store } from '../lib/catalog.ts';
@@ -45,7 +46,14 @@ export default function Stores() {
         rowKey={(s) => s.internalCode}
         rowAttrs={(s) => ({ 'data-store': s.internalCode })}
         columns={[
-          { header: t('catalog.code'), cell: (s) => <code>{s.internalCode}</code> },
+          {
+            header: t('catalog.code'),
+            cell: (s) => (
+              <Link to="/stores/$code" params={{ code: s.internalCode }}>
+                <code>{s.internalCode}</code>
+              </Link>
+            ),
+          },
           {
             header: t('catalog.name'),
             cell: (s) => (

@@ -2,7 +2,10 @@
 // and its state, PUT /webhook) and whose signing secret a writer rotates (POST
 // /webhook/rotate-secret: the new secret shown once, on this page, until it is left), a
 // test ping, and the delivery log with every attempt, paged on the server with its filters
-// in the URL; a delivery can be sent again (a new delivery, the same webhook-id).
+// in the URL; a delivery can be sent again (a new delivery, the same webhook-id; while one
+// of its event is pending, that one is sent now instead, so the event never goes twice). A
+// pending delivery says what it waits for, never a "next attempt" already past; the body
+// its attempts sent can be read (issue #34).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client, DELIVERY_STATUSES, keys, useCan, type Delivery, type WebhookSettings } from '../lib/api.ts';
@@ -209,7 +212,7 @@ export default function Webhooks() {
             cell: (d) => (
               <>
                 <span className={`status delivery-${d.status}`}>{t(`delivery.${d.status}`)}</span>
-                {d.status === 'pending' && d.nextAttemptAt && <span className="muted small"> · {t('webhooks.next', { at: f.dateTime(d.nextAttemptAt) })}</span>}
+                <Waiting d={d} />
               </>
             ),
           },
@@ -226,7 +229,13 @@ export default function Webhooks() {
           },
         ]}
       >
-        {redeliver.data && <Notice>{t('webhooks.redelivered', { id: redeliver.data.id })}</Notice>}
+        {/* A delivery of the event still pending is sent now rather than a second one queued (the service joins it): the answer may name it, and what still holds it back. */}
+        {redeliver.data && (
+          <Notice>
+            {t('webhooks.redelivered', { id: redeliver.data.id })}
+            {redeliver.data.waitingFor && ` ${t(`webhooks.waiting.${redeliver.data.waitingFor}`)}.`}
+          </Notice>
+        )}
         {redeliver.error && <ErrorBox error={redeliver.error} />}
       </ListPage>
     </section>
@@ -252,8 +261,66 @@ function Attempts({ d }: { d: Delivery }) {
               </li>
             ))}
           </ol>
+          <SentBody d={d} />
         </details>
       )}
     </>
+  );
+}
+
+/**
+ * Why a pending delivery is not sent yet, in words (the service's `waitingFor`), else when it
+ * will be; a time already past is never shown as the next attempt: the delivery is due and
+ * goes out with the dispatcher's next round.
+ */
+function Waiting({ d }: { d: Delivery }) {
+  const t = useT();
+  const f = useFormat();
+  if (d.status !== 'pending') return null;
+  const said = d.waitingFor
+    ? t(`webhooks.waiting.${d.waitingFor}`)
+    : d.nextAttemptAt && Date.parse(d.nextAttemptAt) > Date.now()
+      ? t('webhooks.next', { at: f.dateTime(d.nextAttemptAt) })
+      : t('webhooks.due');
+  return (
+    <span className="muted small" data-testid="delivery-waiting">
+      {' '}
+      · {said}
+    </span>
+  );
+}
+
+/**
+ * The body every attempt of the delivery sent (GET /webhook/deliveries/{id}), read when it is
+ * asked for: the list stays light, and the body is the event's, the same on every attempt.
+ */
+function SentBody({ d }: { d: Delivery }) {
+  const t = useT();
+  const f = useFormat();
+  const [open, setOpen] = useState(false);
+  const detail = useQuery({
+    queryKey: ['delivery', d.id],
+    queryFn: () => client.get('/webhook/deliveries/{id}', { params: { path: { id: d.id } } }),
+    enabled: open,
+    staleTime: Infinity,
+  });
+  return (
+    <details className="sent-body" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>{t('webhooks.showBody')}</summary>
+      {detail.isPending ? (
+        open && <Loading rows={2} />
+      ) : detail.error ? (
+        <ErrorBox error={detail.error} retry={() => void detail.refetch()} />
+      ) : (
+        <>
+          <p className="help small">{t('webhooks.bodyHelp', { webhookId: d.webhookId })}</p>
+          {/* Exactly the bytes that were signed and sent, wrapped to the screen, not laid out again. */}
+          <pre className="item-json" tabIndex={0} aria-label={t('webhooks.bodyOf', { id: d.id })} data-testid="sent-body">
+            {detail.data.requestBody}
+          </pre>
+          {detail.data.requestBodyTruncated && <p className="help small">{t('webhooks.bodyTruncated', { bytes: f.number(detail.data.requestBodyBytes) })}</p>}
+        </>
+      )}
+    </details>
   );
 }
