@@ -84,6 +84,9 @@ export const PlacedBy = Type.Object(
   { description: 'only on an order a seller placed: the seller as they were then' },
 );
 
+/** A store user as the store's supplier registered them (store_users): an order's buyer, a ticket's opener. */
+export const StoreUserContact = Type.Object({ name: Nullable(Type.String()), phone: Nullable(Type.String()), email: Nullable(Type.String()) });
+
 export const Order = Type.Object({
   id: Type.Integer(),
   status: OrderStatusEnum,
@@ -94,7 +97,7 @@ export const Order = Type.Object({
     storeName: Type.String(),
     legalName: Nullable(Type.String()),
     legalId: Nullable(Type.String()),
-    user: Nullable(Type.Object({ name: Nullable(Type.String()), phone: Nullable(Type.String()), email: Nullable(Type.String()) })),
+    user: Nullable(StoreUserContact),
   }),
   address: Nullable(Address),
   priceListCode: Nullable(Type.String()),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { supplierOf } from '../auth/principal.ts';
 import { IdParams, Page, problems } from '../../lib/schemas.ts';
 import type { Deps } from '../../deps.ts';
-import { Ticket, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
+import { NamedTicket, NamesQuery, Ticket, TicketListQuery, TicketRefBody, UpdateTicketBody } from './tickets.schemas.ts';
 import { closeTicket, getTicket, listTickets, requestInfo, updateTicket } from './tickets.service.ts';
 import { audited } from '../audit/audited.ts';
 
@@ -18,14 +18,14 @@ export const ticketRoutes =
 
     app.get('/support/ticket', {
       config: read,
-      schema: { tags, summary: 'Tickets, newest first', querystring: TicketListQuery, response: { 200: Page(Ticket), ...problems(400, 401, 403) } },
+      schema: { tags, summary: 'Tickets, newest first', querystring: TicketListQuery, response: { 200: Page(NamedTicket), ...problems(400, 401, 403) } },
       handler: (request) => listTickets(deps.db, supplierOf(request).supplierId, request.query),
     });
 
     app.get('/support/ticket/:id', {
       config: read,
-      schema: { tags, summary: 'A ticket with its messages', params: IdParams, response: { 200: Ticket, ...problems(400, 401, 403, 404) } },
-      handler: (request) => getTicket(deps.db, supplierOf(request).supplierId, request.params.id),
+      schema: { tags, summary: 'A ticket with its messages', params: IdParams, querystring: NamesQuery, response: { 200: NamedTicket, ...problems(400, 401, 403, 404) } },
+      handler: (request) => getTicket(deps.db, supplierOf(request).supplierId, request.params.id, request.query.names === true),
     });
 
     app.put('/support/ticket/:id', {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Code, Nullable, PageQuery, Timestamp } from '../../lib/schemas.ts';
+import { StoreUserContact } from '../orders/orders.schemas.ts';
 
 export const TICKET_STATUSES = ['PENDING', 'IN_PROGRESS', 'ADDITIONAL_INFO_REQUESTED', 'SOLVED', 'CLOSED'] as const;
 export const TicketStatus = Type.Enum(TICKET_STATUSES);
@@ -24,12 +25,28 @@ const ticketFields = {
 
 /** A ticket, as every ticket endpoint and webhook shows it (openapi.json). */
 export const Ticket = Type.Object(ticketFields);
+/**
+ * A ticket read with `names=true` (README.md, "Names"): the same, plus the store's name and
+ * who opened it. Only the two reads take it: the webhooks and the changes' answers are `Ticket`.
+ */
+export const NamedTicket = Type.Object({
+  ...ticketFields,
+  storeName: Type.Optional(Type.String({ description: "only with names=true: the store's name" })),
+  openedBy: Type.Optional(
+    Type.Union([StoreUserContact, Type.Null()], {
+      description:
+        'only with names=true: the store user who opened the ticket, as the supplier registered them (GET /store); null when they are no longer a user of the store',
+    }),
+  ),
+});
 /** The store app's ticket: the same, with the store's platform id. */
 export const AppTicket = Type.Object({ ...ticketFields, storeId: Type.Integer() });
 
 export const StoreIdParams = Type.Object({ storeId: Type.Integer({ minimum: 1, description: "the platform's id of the store" }) });
 
-export const TicketListQuery = Type.Object({ status: Type.Optional(TicketStatus), ...PageQuery });
+const Names = Type.Optional(Type.Boolean({ description: "true: each ticket also carries storeName and openedBy (left out: the contract's ticket)" }));
+export const NamesQuery = Type.Object({ names: Names });
+export const TicketListQuery = Type.Object({ status: Type.Optional(TicketStatus), names: Names, ...PageQuery });
 export const AppTicketListQuery = Type.Object({ ...PageQuery });
 
 export const UpdateTicketBody = Type.Object({

@@ -34,6 +34,9 @@ export function ticketView(row: repo.TicketRow) {
 
 const appTicketView = (row: repo.TicketRow) => ({ ...ticketView(row), storeId: row.store_id });
 
+/** A ticket read with `names=true` (README.md, "Names"): the contract's ticket, the store's name and who opened it. */
+const namedTicketView = (row: repo.TicketRow) => ({ ...ticketView(row), storeName: row.store_name!, openedBy: row.opened_by_user ?? null });
+
 const stateOf = (row: repo.TicketRow): TicketState => ({
   id: row.id,
   status: row.status,
@@ -93,15 +96,15 @@ async function translatingDuplicates<T>(work: () => Promise<T>, externalTicketId
 
 // The supplier's side.
 
-export async function getTicket(db: Kysely<DB>, supplierId: number, id: number) {
-  const row = await repo.findTicket(db, supplierId, id);
+export async function getTicket(db: Kysely<DB>, supplierId: number, id: number, names = false) {
+  const row = await repo.findTicket(db, supplierId, id, names);
   if (!row) throw notFound('ticket', String(id), '/params/id');
-  return ticketView(row);
+  return names ? namedTicketView(row) : ticketView(row);
 }
 
-export async function listTickets(db: Kysely<DB>, supplierId: number, query: { status?: TicketStatus; take: number; page: number }) {
+export async function listTickets(db: Kysely<DB>, supplierId: number, query: { status?: TicketStatus; names?: boolean; take: number; page: number }) {
   const { rows, total } = await repo.listTickets(db, { supplierId }, query);
-  return page(rows.map(ticketView), total, query.page, query.take);
+  return page(rows.map(query.names ? namedTicketView : ticketView), total, query.page, query.take);
 }
 
 async function supplierChange(ctx: TicketContext, supplierId: number, ref: repo.TicketRef, operation: TicketOperation, missing: AppError) {

@@ -7,6 +7,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { client, keys, useCan, type Order } from '../lib/api.ts';
 import { ListTable } from '../components/list/ListPage.tsx';
+import { orderPerson } from '../components/Person.tsx';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -303,16 +304,12 @@ export default function OrderPage() {
       </h1>
       <dl className="facts">
         <dt>{t('order.buyer')}</dt>
-        <dd>
-          {o.buyer.storeName} ({o.buyer.storeInternalCode}){o.buyer.user?.name ? ` · ${o.buyer.user.name}` : ''}
+        <dd data-testid="order-store">
+          {o.buyer.storeName} ({o.buyer.storeInternalCode})
         </dd>
-        {/* Who placed it: only a seller's order and an imported one say (absent: the store's own user in the app). */}
-        {o.channel && (
-          <>
-            <dt>{t('order.channel')}</dt>
-            <dd data-testid="order-channel">{o.placedBy ? t('order.placedBySeller', { name: o.placedBy.name, code: o.placedBy.sellerInternalCode }) : t('order.imported')}</dd>
-          </>
-        )}
+        {/* Who placed it: the store's user as they were then, the store's seller or the ERP. */}
+        <dt>{t('order.channel')}</dt>
+        <dd data-testid="order-person">{orderPerson(t, o, true)}</dd>
         <dt>{t('orders.created')}</dt>
         <dd>{f.dateTime(o.createdAt)}</dd>
         <dt>{t('order.deliveryDate')}</dt>

@@ -4,6 +4,7 @@
 import { Link } from '@tanstack/react-router';
 import { client, keys, ORDER_STATUSES, type OrderStatus } from '../lib/api.ts';
 import { choices, ListPage, useList } from '../components/list/ListPage.tsx';
+import { orderPerson } from '../components/Person.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 type Search = { status?: OrderStatus; store?: string; from?: string; to?: string; page?: number };
@@ -52,6 +53,8 @@ export default function Orders() {
               </>
             ),
           },
+          // Who placed it: the store user, the store's seller or the ERP, from the order itself (its buyer as placed).
+          { header: t('orders.person'), attrs: { 'data-testid': 'order-person' }, cell: (o) => orderPerson(t, o) },
           { header: t('orders.status'), cell: (o) => <span className={`status status-${o.status.toLowerCase()}`}>{t(`status.${o.status}`)}</span> },
           { header: t('orders.total'), align: 'num', cell: (o) => f.money(o.total) },
           { header: t('orders.delivery'), cell: (o) => (o.deliveryDate ? f.date(o.deliveryDate) : '—') },

@@ -9,6 +9,7 @@ import { ALLOWED_FROM } from 'surtido/console-client';
 import { client, keys, useCan, type Ticket } from '../lib/api.ts';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { TicketBadge } from '../components/TicketBadge.tsx';
+import { ticketPerson } from '../components/Person.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 type Action = { op: 'requestInfo' } | { op: 'status'; status: 'IN_PROGRESS' | 'SOLVED' } | { op: 'message' } | { op: 'close' };
@@ -24,7 +25,9 @@ function useAct(id: number) {
       return client.put('/support/ticket/{id}', { params: { path: { id } }, body });
     },
     onSuccess: (ticket) => {
-      queryClient.setQueryData(keys.ticket(id), ticket);
+      // A change's answer is the contract's ticket, without names: the store's name and who
+      // opened it do not change with a move, so the ones read with the ticket are kept.
+      queryClient.setQueryData(keys.ticket(id), (before: Ticket | undefined) => ({ ...ticket, storeName: before?.storeName, openedBy: before?.openedBy }));
       void queryClient.invalidateQueries({ queryKey: ['tickets'] });
     },
     // Refused: show the ticket as it is now, so the buttons match its state again.
@@ -78,11 +81,16 @@ export default function TicketPage() {
   const f = useFormat();
   const can = useCan();
   const id = Number(useParams({ from: '/tickets/$id' }).id);
-  const ticket = useQuery({ queryKey: keys.ticket(id), queryFn: () => client.get('/support/ticket/{id}', { params: { path: { id } } }) });
+  const ticket = useQuery({ queryKey: keys.ticket(id), queryFn: () => client.get('/support/ticket/{id}', { params: { path: { id }, query: { names: true } } }) });
   const act = useAct(id);
   if (ticket.isPending) return <Loading />;
   if (ticket.error) return <ErrorBox error={ticket.error} retry={() => void ticket.refetch()} />;
   const tk = ticket.data;
+  const person = ticketPerson(t, tk);
+  // The store's messages: the first is the one the ticket was opened with, by the person
+  // who opened it; the store's later answers may come from any of its users (not recorded).
+  const storeWho = tk.storeName ?? t('ticket.fromStore', { store: tk.platformInternalCode });
+  const storeSaid = (i: number) => (i === 0 && tk.openedBy ? `${person} · ${storeWho}` : storeWho);
   return (
     <section>
       <p>
@@ -93,7 +101,13 @@ export default function TicketPage() {
       </h1>
       <dl className="facts">
         <dt>{t('tickets.store')}</dt>
-        <dd>{tk.platformInternalCode}</dd>
+        <dd data-testid="ticket-store">{tk.storeName !== undefined ? `${tk.storeName} (${tk.platformInternalCode})` : tk.platformInternalCode}</dd>
+        {person !== undefined && (
+          <>
+            <dt>{t('tickets.person')}</dt>
+            <dd data-testid="ticket-person">{person}</dd>
+          </>
+        )}
         <dt>{t('tickets.created')}</dt>
         <dd>{f.dateTime(tk.createdAt)}</dd>
         {tk.orderId !== null && (
@@ -133,7 +147,7 @@ export default function TicketPage() {
         {tk.messages.map((m, i) => (
           <li key={i} className={`from-${m.from.toLowerCase()}`} data-from={m.from}>
             <p className="who">
-              <strong>{m.from === 'STORE' ? t('ticket.fromStore', { store: tk.platformInternalCode }) : t('ticket.fromSupplier')}</strong> ·{' '}
+              <strong>{m.from === 'STORE' ? storeSaid(i) : t('ticket.fromSupplier')}</strong> ·{' '}
               <time dateTime={m.at}>{f.dateTime(m.at)}</time>
             </p>
             <p className="said">{m.message}</p>

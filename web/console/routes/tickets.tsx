@@ -1,9 +1,11 @@
-// The supplier's support tickets, newest first, paged on the server (GET /support/ticket);
-// the status filter and the page live in the URL, as the orders' do.
+// The supplier's support tickets, newest first, paged on the server (GET /support/ticket
+// with names=true: each store by its name and who opened each ticket, read in the page's
+// one statement); the status filter and the page live in the URL, as the orders' do.
 import { Link } from '@tanstack/react-router';
 import { client, keys, TICKET_STATUSES, type TicketStatus } from '../lib/api.ts';
 import { choices, ListPage, useList } from '../components/list/ListPage.tsx';
 import { TicketBadge } from '../components/TicketBadge.tsx';
+import { ticketPerson } from '../components/Person.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
 type Search = { status?: TicketStatus; page?: number };
@@ -12,7 +14,7 @@ export default function Tickets() {
   const t = useT();
   const f = useFormat();
   const list = useList({
-    query: (s: Search, page) => ({ status: s.status, page, take: 25 }),
+    query: (s: Search, page) => ({ status: s.status, names: true, page, take: 25 }),
     key: keys.tickets,
     fetch: (query) => client.get('/support/ticket', { params: { query } }),
   });
@@ -38,7 +40,16 @@ export default function Tickets() {
             ),
           },
           { header: t('tickets.created'), cell: (ticket) => f.dateTime(ticket.createdAt) },
-          { header: t('tickets.store'), cell: (ticket) => ticket.platformInternalCode },
+          {
+            header: t('tickets.store'),
+            attrs: { 'data-testid': 'ticket-store' },
+            cell: (ticket) => (
+              <>
+                {ticket.storeName ?? ticket.platformInternalCode} {ticket.storeName !== undefined && <span className="muted small">{ticket.platformInternalCode}</span>}
+              </>
+            ),
+          },
+          { header: t('tickets.person'), attrs: { 'data-testid': 'ticket-person' }, cell: (ticket) => ticketPerson(t, ticket) ?? '—' },
           { header: t('tickets.status'), cell: (ticket) => <TicketBadge status={ticket.status} /> },
           { header: t('tickets.message'), className: 'excerpt', cell: (ticket) => ticket.userMessage },
           { header: t('tickets.updated'), cell: (ticket) => f.dateTime(ticket.updatedAt) },
