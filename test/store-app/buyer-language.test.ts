@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { importPendingOrders } from '../helpers/fixtures.ts';
-import { acceptedLanguage } from '../../src/modules/store-app/store-app.language.ts';
+import { acceptedLanguage } from '../../src/modules/messages/messages.templates.ts';
 
 let t: TestApp;
 let s: TestSupplier;

@@ -10,7 +10,7 @@ import { supplierOf } from '../auth/principal.ts';
 import { problems } from '../../lib/schemas.ts';
 import { validatorCompiler } from '../../lib/validation.ts';
 import type { Deps } from '../../deps.ts';
-import { IMPORT_KINDS } from '../../integrator/kinds.ts';
+import { findKind, IMPORT_KINDS } from '../../integrator/kinds.ts';
 import { AppError } from '../../lib/errors.ts';
 import { batchLimits } from '../batch/batch.service.ts';
 import {
@@ -23,7 +23,9 @@ import {
   ImportListQuery,
   ImportPage,
   ImportParams,
+  ImportTemplate,
   IMPORT_MEDIA_TYPES,
+  TemplateParams,
   UploadQuery,
 } from './imports.schemas.ts';
 import {
@@ -40,6 +42,9 @@ import {
   type UploadedFile,
 } from './imports.service.ts';
 import { Type } from 'typebox';
+import { detectDelimiter } from './imports.spreadsheet.ts';
+import { importTemplate } from './imports.template.ts';
+import { requestLanguage } from './imports.words.ts';
 
 const tags = ['imports'];
 const read = { auth: 'supplier', scope: 'supplier/batch.read' } as const;
@@ -161,7 +166,8 @@ export const importRoutes =
             batchKind,
             remove: request.query.remove,
             format,
-            delimiter: request.query.delimiter ?? ',',
+            // None given: the header line's (a spreadsheet in Spanish or Portuguese writes `;`).
+            delimiter: request.query.delimiter ?? (format === 'csv' ? detectDelimiter(request.body) : ','),
             fileName: request.query.name ?? `${kind.name}.${format}`,
             file: request.body,
             uploadedBy: { kind: actor.kind === 'person' ? ('person' as const) : ('credential' as const), id: actor.id },
@@ -189,6 +195,26 @@ export const importRoutes =
         response: { 200: Type.Array(ImportKindInfo), ...problems(401, 403) },
       },
       handler: async () => importKinds(),
+    });
+
+    app.get('/import/kinds/:kind/template', {
+      config: read,
+      schema: {
+        tags,
+        summary: "A CSV template of the kind: its columns and one example row, from the kind's declared body (as the importer reads it)",
+        description:
+          "In the request's Accept-Language (es, pt, en): for Spanish and Portuguese, or a request naming none, as a spreadsheet there writes it (a byte-order mark, `;` between cells, a decimal comma, `sí`/`sim`); for English, `,` and a decimal point.",
+        params: TemplateParams,
+        response: { 200: ImportTemplate, ...problems(400, 401, 403) },
+      },
+      handler: async (request, reply) => {
+        const file = importTemplate(findKind(request.params.kind)!, requestLanguage(request.headers['accept-language']) ?? 'es');
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', attachment(file.fileName))
+          .header('x-content-type-options', 'nosniff')
+          .send(Buffer.from(file.text, 'utf8') as never);
+      },
     });
 
     app.get('/import', {
@@ -224,7 +250,8 @@ export const importRoutes =
         response: { 200: FailedRowsFile, ...problems(400, 401, 403, 404) },
       },
       handler: async (request, reply) => {
-        const file = await failedRowsFile(deps.db, supplierOf(request).supplierId, request.params.id);
+        // A person's download (the request names a language: the console sends its own) gets the reasons in it.
+        const file = await failedRowsFile(deps.db, supplierOf(request).supplierId, request.params.id, requestLanguage(request.headers['accept-language']));
         return reply
           .header('content-type', file.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
           .header('content-disposition', attachment(file.fileName))

@@ -27,10 +27,17 @@ export const UploadQuery = Type.Object({
   name: Type.Optional(
     Type.String({ minLength: 1, maxLength: 255, pattern: FILE_NAME_PATTERN, description: "the file's name, shown with the import and naming its failed-rows file (default: the kind and format)" }),
   ),
-  delimiter: Type.Optional(Type.Union([Type.Literal(','), Type.Literal(';'), Type.Literal('\t'), Type.Literal('|')], { description: 'CSV: the cell delimiter (default ,)' })),
+  delimiter: Type.Optional(Type.Union([Type.Literal(','), Type.Literal(';'), Type.Literal('\t'), Type.Literal('|')], { description: 'CSV: the cell delimiter (default: the one of , ; tab | found most often on the header line, outside quotes; , when none is)' })),
 });
 
 export const ImportParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const TemplateParams = Type.Object({ kind: ImportKindName });
+
+export const ImportTemplate = {
+  description: "the kind's CSV template: a byte-order mark, the header row and one example row (README: Templates)",
+  content: { 'text/csv': { schema: Type.String() } },
+};
 
 export const ImportListQuery = Type.Object({ kind: Type.Optional(ImportKindName), ...PageQuery });
 

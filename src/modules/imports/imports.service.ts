@@ -21,6 +21,8 @@ import type { BatchKind } from '../batch/batch.kinds.ts';
 import { submitBatch, type BatchLimits } from '../batch/batch.service.ts';
 import { validateBatchBody } from '../batch/batch.validate.ts';
 import * as repo from './imports.repository.ts';
+import { spreadsheetRows } from './imports.spreadsheet.ts';
+import { reasonIn, type Language } from './imports.words.ts';
 
 /** Rows per part: what one read of a failed row's original parses at most. */
 export const PART_ROWS = 1000;
@@ -122,7 +124,9 @@ export async function openImportFile(upload: Upload): Promise<OpenedFile> {
   // No cell or line could hold it (PostgreSQL stores no NUL in text): the whole file is refused, as any request body holding it is.
   if (upload.file.chunks.some((chunk) => chunk.includes(0))) throw fileProblem('INVALID_VALUE', `${upload.fileName} must not contain the NUL character`);
   try {
-    return await readSource(Readable.from(drain(upload.file)), upload.format, kind, rule, upload.delimiter, upload.fileName);
+    const source = await readSource(Readable.from(drain(upload.file)), upload.format, kind, rule, upload.delimiter, upload.fileName);
+    // A spreadsheet's words and decimal commas (imports.spreadsheet.ts), read from the same declared body.
+    return source.header ? { header: source.header, rows: spreadsheetRows(kind, source.header, upload.delimiter, source.rows) } : source;
   } catch (error) {
     throw asFileProblem(error, upload.fileName);
   }
@@ -381,27 +385,43 @@ export function failedFileName(fileName: string, format: Format): string {
   return `${fileName.replace(/\.(csv|jsonl|ndjson|txt)$/i, '') || 'import'}.failed.${format === 'csv' ? 'csv' : 'jsonl'}`;
 }
 
+const LONG_ROW: Readonly<Record<Language, string>> = {
+  es: `(la fila tiene más de ${REFUSED_ROW_BYTES} bytes y no se repite aquí: corrígela en tu archivo)`,
+  'pt-BR': `(a linha tem mais de ${REFUSED_ROW_BYTES} bytes e não é repetida aqui: corrija-a no seu arquivo)`,
+  en: `(the row is longer than ${REFUSED_ROW_BYTES} bytes and is not repeated here: fix it in your file)`,
+};
+
+/** A failed row's reason as the file writes it: the CLI's (combine), or, for a person, each problem in their language. */
+function fileReason(problems: RowError[], language: Language | undefined): RowError {
+  const given = problems.length > 0 ? problems : [{ code: 'FAILED', message: 'failed' }];
+  const reason = combine(given);
+  return language ? { ...reason, message: given.map((p) => reasonIn(language, p)).join(' · ') } : reason;
+}
+
 /**
  * Exactly the failed rows, in line order, as the CLI writes its failed-rows file (the same
  * FailedRowFormat): the original header and cells, or the original JSON object, plus
  * `_line`, `_error_code`, `_error_field`, `_error_message`; fixed, it uploads again as it is.
+ * With the separator the upload had. For a person (`language`: the request named one), a
+ * CSV starts with a byte-order mark, so a spreadsheet opens it as UTF-8, and the reasons are
+ * in their language.
  */
-export async function failedRowsFile(db: Kysely<DB>, supplierId: number, id: string) {
+export async function failedRowsFile(db: Kysely<DB>, supplierId: number, id: string, language?: Language) {
   const row = await found(db, supplierId, id);
   const failures = await failuresAt(db, id, await repo.failedPositions(db, supplierId, id));
   const format = new FailedRowFormat(row.format, row.header ?? undefined, row.delimiter);
   const lines = failures.map((f) => {
-    const reason = combine(f.problems.length > 0 ? f.problems : [{ code: 'FAILED', message: 'failed' }]);
+    const reason = fileReason(f.problems, language);
     // A CSV row kept as text (longer than REFUSED_ROW_BYTES) has no cells to give back: its
     // cells stay empty, so uploading the file as it is refuses it again rather than sending part of it.
-    if (row.format === 'csv' && typeof f.original === 'string') reason.message += ` (the row is longer than ${REFUSED_ROW_BYTES} bytes and is not repeated here: fix it in your file)`;
+    if (row.format === 'csv' && typeof f.original === 'string') reason.message += ` ${LONG_ROW[language ?? 'en']}`;
     return format.line({ line: f.line, original: f.original }, reason);
   });
   const headerLine = format.headerLine();
   return {
     fileName: failedFileName(row.file_name, row.format),
     format: row.format,
-    text: (headerLine ?? '') + lines.join(''),
+    text: (language && row.format === 'csv' ? '\uFEFF' : '') + (headerLine ?? '') + lines.join(''),
   };
 }
 

@@ -4,6 +4,30 @@ export const LANGUAGES = ['es', 'pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const asLanguage = (value: string | null | undefined): Language => (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'es';
 
+/**
+ * The first language of an Accept-Language header the service speaks, by the header's
+ * weights (`es*` Spanish, `pt*` Portuguese, `en*` English); undefined for none. What a
+ * request asks for: the store app's answers and an import's files for people.
+ */
+export function acceptedLanguage(header: string | undefined): Language | undefined {
+  if (!header) return undefined;
+  const tags = header
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((t) => t.tag !== '' && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { tag } of tags) {
+    if (tag === 'es' || tag.startsWith('es-')) return 'es';
+    if (tag === 'pt' || tag.startsWith('pt-')) return 'pt-BR';
+    if (tag === 'en' || tag.startsWith('en-')) return 'en';
+  }
+  return undefined;
+}
+
 export interface Rendered {
   subject: string;
   body: string;

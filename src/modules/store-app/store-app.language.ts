@@ -6,29 +6,9 @@
 // cancel reasons in English), so an API client that never asked sees nothing change.
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { LANGUAGES, type Language } from '../messages/messages.templates.ts';
+import { acceptedLanguage, LANGUAGES, type Language } from '../messages/messages.templates.ts';
 import { preferencesOf } from '../messages/messages.repository.ts';
 import { reasonIn } from '../orders/cancel-codes.ts';
-
-/** The first language of an Accept-Language header the service speaks, by the header's weights; undefined for none. */
-export function acceptedLanguage(header: string | undefined): Language | undefined {
-  if (!header) return undefined;
-  const tags = header
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((t) => t.tag !== '' && t.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const { tag } of tags) {
-    if (tag === 'es' || tag.startsWith('es-')) return 'es';
-    if (tag === 'pt' || tag.startsWith('pt-')) return 'pt-BR';
-    if (tag === 'en' || tag.startsWith('en-')) return 'en';
-  }
-  return undefined;
-}
 
 const saved = (stored: string | undefined) => LANGUAGES.find((l) => l === stored);
 
