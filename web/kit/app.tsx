@@ -3,7 +3,7 @@
 // with nothing cached when the session ends: signing out anywhere, or a refused token).
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, type AnyRouter } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { SurtidoApiError } from 'surtido/client';
 import type { SessionBase } from './session.ts';
@@ -56,4 +56,23 @@ export function startApp({ router, queryClient, session, signInPath = '/sign-in'
       </QueryClientProvider>
     </StrictMode>,
   );
+}
+
+/**
+ * A page whose first render is a transition, which React renders in slices of a few
+ * milliseconds and yields to the phone between them. A route's change reaches React as a
+ * blocking update (the router's state is read through useSyncExternalStore), so a page of
+ * two dozen product rows was one long task on a cheap phone, and Lighthouse counted all of
+ * it as blocking time (issue 34). The page's place stays empty until its first slice is
+ * committed. What the router needs from the page's component (`preload`, which loads a
+ * lazy page's chunk before it renders) is kept.
+ */
+export function renderedInTransition<C extends (props: never) => ReactNode>(Page: C & { preload?: () => unknown }): C {
+  const Shown = Page as unknown as ComponentType;
+  function InTransition(props: object) {
+    const [shown, setShown] = useState(false);
+    useEffect(() => startTransition(() => setShown(true)), []);
+    return shown ? <Shown {...props} /> : null;
+  }
+  return Object.assign(InTransition, { preload: Page.preload }) as unknown as C;
 }

@@ -1,6 +1,6 @@
 // The shop's data access: one client (surtido/client's browser entry, typed by the
 // service's OpenAPI document), query keys, and the hooks pages read through.
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { createStoreAppClient, type ResponseData } from 'surtido/client';
 import { session } from './session.ts';
 import type { Language } from './i18n.ts';
@@ -42,30 +42,53 @@ export const keys = {
   cancelCodes: (storeId: number) => ['cancel-codes', storeId] as const,
 };
 
-export const useMe = () => useQuery({ queryKey: keys.me, queryFn: () => client.get('/app/me'), staleTime: 60_000 });
+// The queries a page reads first are declared once here (key, call, freshness): the page
+// reads them through these, and web/shop/first-data.ts asks for the same ones as the app
+// boots and before a page renders, so the page finds them in the cache (issue 34).
+
+export const meQuery = queryOptions({ queryKey: keys.me, queryFn: () => client.get('/app/me'), staleTime: 60_000 });
+export const useMe = () => useQuery(meQuery);
 
 /** The categories and brands of what the store can buy, with names: the catalog filters' choices. */
-export const useCatalogFilters = (storeId: number) =>
-  useQuery({
+export const catalogFiltersQuery = (storeId: number) =>
+  queryOptions({
     queryKey: keys.filters(storeId),
     queryFn: () => client.get('/app/stores/{storeId}/catalog/filters', { params: { path: { storeId } } }),
     staleTime: 300_000,
   });
+export const useCatalogFilters = (storeId: number) => useQuery(catalogFiltersQuery(storeId));
 
-export const usePromotions = (storeId: number) =>
-  useQuery({
+export const promotionsQuery = (storeId: number) =>
+  queryOptions({
     queryKey: keys.promotions(storeId),
     queryFn: async () => (await client.get('/app/stores/{storeId}/promotions', { params: { path: { storeId } } })).data,
     staleTime: 60_000,
   });
+export const usePromotions = (storeId: number) => useQuery(promotionsQuery(storeId));
 
-export const useUnreadCount = () =>
-  useQuery({
-    queryKey: [...keys.notifications, 'unread'],
-    queryFn: async () => (await client.get('/app/notifications', { params: { query: { unread: true, take: 1 } } })).total,
-    enabled: Boolean(session.get().token),
-    refetchInterval: 60_000,
+/** The catalog's pages: `CATALOG_PAGE` products each, filtered by the URL's search, category and brand. */
+export const CATALOG_PAGE = 24;
+export type CatalogFilter = { search?: string; category?: string; brand?: string };
+export const catalogQuery = (storeId: number, { search, category, brand }: CatalogFilter) => {
+  const filter = { search, category, brand, take: CATALOG_PAGE };
+  return infiniteQueryOptions({
+    queryKey: keys.catalog(storeId, filter),
+    queryFn: ({ pageParam }) => client.get('/app/stores/{storeId}/catalog', { params: { path: { storeId }, query: { ...filter, page: pageParam } } }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page < last.totalPages ? last.page + 1 : undefined),
   });
+};
+
+/** The store's latest orders (the orders page, and the orders a ticket may be about). */
+export const ordersQuery = (storeId: number) =>
+  queryOptions({ queryKey: keys.orders(storeId), queryFn: () => client.get('/app/stores/{storeId}/orders', { params: { path: { storeId }, query: { take: 50 } } }) });
+
+export const unreadQuery = queryOptions({
+  queryKey: [...keys.notifications, 'unread'],
+  queryFn: async () => (await client.get('/app/notifications', { params: { query: { unread: true, take: 1 } } })).total,
+  refetchInterval: 60_000,
+});
+export const useUnreadCount = () => useQuery({ ...unreadQuery, enabled: Boolean(session.get().token) });
 
 /**
  * The language switch: kept on the phone at once and, when signed in, saved with the

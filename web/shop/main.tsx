@@ -1,7 +1,8 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { createQueryClient, startApp } from '../kit/app.tsx';
+import { createQueryClient, renderedInTransition, startApp } from '../kit/app.tsx';
 import { session } from '../lib/session.ts';
 import { Layout } from './components/Layout.tsx';
+import { catalogSearch, firstData } from './first-data.ts';
 import '../kit/kit.css';
 import './shop.css';
 
@@ -17,10 +18,20 @@ const withStore = () => {
 };
 
 const root = createRootRoute({ component: Layout });
-const page = (path: string, load: () => Promise<{ default: () => React.ReactNode }>, guard?: () => void, validateSearch?: (s: Record<string, unknown>) => object) =>
-  createRoute({ getParentRoute: () => root, path, component: lazyRouteComponent(load), beforeLoad: guard, ...(validateSearch ? { validateSearch } : {}) });
-
-const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+/** Each page's chunk by its path, asked as the app boots when it opens on that page (below). */
+const chunks = new Map<string, () => Promise<unknown>>();
+// A page renders once what it shows first has arrived (first-data.ts), in a transition (kit/app.tsx).
+const page = (path: string, load: () => Promise<{ default: () => React.ReactNode }>, guard?: () => void, validateSearch?: (s: Record<string, unknown>) => object) => {
+  chunks.set(path, load);
+  return createRoute({
+    getParentRoute: () => root,
+    path,
+    component: renderedInTransition(lazyRouteComponent(load)),
+    beforeLoad: guard,
+    loader: ({ location }) => firstData(queryClient, location.pathname, location.search),
+    ...(validateSearch ? { validateSearch } : {}),
+  });
+};
 
 const routeTree = root.addChildren([
   createRoute({
@@ -34,7 +45,8 @@ const routeTree = root.addChildren([
   }),
   page('/sign-in', () => import('./routes/sign-in.tsx')),
   page('/stores', () => import('./routes/stores.tsx'), signedIn),
-  page('/catalog', () => import('./routes/catalog.tsx'), withStore, (s) => ({ search: text(s.search), category: text(s.category), brand: text(s.brand) })),
+  page('/catalog', () => import('./routes/catalog.tsx'), withStore, catalogSearch),
+  page('/products/$code', () => import('./routes/product.tsx'), withStore),
   page('/usual', () => import('./routes/usual.tsx'), withStore, (s) => ({ start: s.start === true || s.start === 'true' ? true : undefined })),
   page('/suggested', () => import('./routes/suggested.tsx'), withStore),
   page('/promotions', () => import('./routes/promotions.tsx'), withStore),
@@ -54,6 +66,12 @@ declare module '@tanstack/react-router' {
     router: typeof router;
   }
 }
+
+// The page the app opens on: its chunk and its first data are asked now, while React starts,
+// not once the router has rendered (issue 34; its route's loader then finds them asked).
+const opening = router.latestLocation;
+void chunks.get(opening.pathname)?.();
+void firstData(queryClient, opening.pathname, opening.search);
 
 // Signing out anywhere (or a refused token) leaves for the sign-in page with nothing cached.
 startApp({ router, queryClient, session });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { client, keys } from '../../lib/api.ts';
+import { ordersQuery } from '../../lib/api.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { useSession } from '../../lib/session.ts';
 import { QueuedOrders } from '../components/OrderQueue.tsx';
@@ -17,7 +17,7 @@ export default function Orders() {
 function StoreOrders({ storeId }: { storeId: number }) {
   const t = useT();
   const f = useFormat();
-  const orders = useQuery({ queryKey: keys.orders(storeId), queryFn: () => client.get('/app/stores/{storeId}/orders', { params: { path: { storeId }, query: { take: 50 } } }) });
+  const orders = useQuery(ordersQuery(storeId));
   return (
     <section>
       <h1>{t('orders.title')}</h1>
