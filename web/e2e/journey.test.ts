@@ -57,15 +57,15 @@ run('the store app in a browser', () => {
 
     // Filters by name, every category and brand the store can buy; choosing one filters the list.
     const categorySelect = page.getByLabel('Categoría');
-    expect(await categorySelect.locator('option').allTextContents()).toEqual(['Todas', 'Aseo', 'Bebidas', 'Despensa', 'Snacks']);
-    expect(await page.getByLabel('Marca').locator('option').allTextContents()).toEqual(['Todas', 'Andina', 'Brillo', 'Crujientes', 'Del Campo']);
+    expect(await categorySelect.locator('option').allTextContents()).toEqual(['Todas las categorías', 'Aseo', 'Bebidas', 'Despensa', 'Snacks']);
+    expect(await page.getByLabel('Marca').locator('option').allTextContents()).toEqual(['Todas las marcas', 'Andina', 'Brillo', 'Crujientes', 'Del Campo']);
     await categorySelect.selectOption({ label: 'Snacks' });
     await page.waitForURL(/category=SNACKS/);
     await expect.poll(() => page.locator('[data-product]').count()).toBe(7);
     expect(await card(page, 'COLA-350').count()).toBe(0);
     await card(page, 'PAPAS-45').waitFor();
     await accessible(page, 'catalog by category');
-    await categorySelect.selectOption({ label: 'Todas' });
+    await categorySelect.selectOption({ label: 'Todas las categorías' });
     await card(page, 'COLA-350').waitFor();
 
     // The promotions page names each promotion's products.
@@ -88,7 +88,7 @@ run('the store app in a browser', () => {
     await page.getByRole('searchbox', { name: /Buscar/ }).fill('papas');
     await card(page, 'PAPAS-45').waitFor();
     expect(await card(page, 'PAPAS-45').locator('.badge').first().textContent()).toContain('cada 12 cajas: 1 gratis');
-    await card(page, 'PAPAS-45').getByRole('button', { name: /Caja x12/ }).click();
+    await card(page, 'PAPAS-45').getByRole('button', { name: /Agregar .*Caja x12/ }).click();
     await expect.poll(() => page.getByTestId('cart-count').textContent()).toBe('3');
 
     // The cart: priced by the service, a discount and a gift.
@@ -207,7 +207,7 @@ run('the store app in a browser', () => {
     try {
       await page.getByRole('link', { name: 'Catalog', exact: true }).click();
       await page.getByRole('searchbox', { name: /Search/ }).fill('PAPAS-45');
-      await card(page, 'PAPAS-45').getByRole('button', { name: /Caja x12/ }).click();
+      await card(page, 'PAPAS-45').getByRole('button', { name: /Agregar .*Caja x12/ }).click();
       await page.getByRole('link', { name: /Cart/ }).click();
       await page.locator('[data-hint="gift"]').waitFor();
       expect(await page.locator('[data-hint="gift"]').textContent()).toBe('You earned 1 × Agua 600 ml with “Agua gratis con papas”, but it cannot be given: out of stock.');
@@ -219,6 +219,8 @@ run('the store app in a browser', () => {
       // One unit is said in the singular (the plural form comes from Intl.PluralRules).
       await page.getByRole('link', { name: 'Catalog', exact: true }).click();
       await page.getByRole('searchbox', { name: /Search/ }).fill('LIMA-350');
+      // The row's stepper counts the size chosen in it (a box until the unit is tapped).
+      await card(page, 'LIMA-350').getByRole('button', { name: /^Unidad/ }).click();
       await card(page, 'LIMA-350').getByRole('button', { name: /Add .*Unidad/ }).click();
       await page.getByRole('link', { name: /Cart/ }).click();
       const single = page.locator('[data-line="LIMA-350/1"]');
@@ -256,7 +258,7 @@ run('the store app in a browser', () => {
     // Seen once under the service worker: the page, its files and the answers are kept.
     await page.reload();
     await card(page, 'COLA-350').waitFor();
-    const addBox = card(page, 'COLA-350').getByRole('button', { name: /Caja x24/ });
+    const addBox = card(page, 'COLA-350').getByRole('button', { name: /Agregar .*Caja x24/ });
     await addBox.click();
     await addBox.click();
     await page.getByRole('link', { name: 'Pedidos', exact: true }).click();

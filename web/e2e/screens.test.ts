@@ -38,7 +38,7 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
       await page.waitForURL(/category=SNACKS/);
       await page.locator('[data-product="PAPAS-45"]').waitFor();
       await shot('03-catalog-filtered');
-      await page.getByLabel('Categoría').selectOption({ label: 'Todas' });
+      await page.getByLabel('Categoría').selectOption({ label: 'Todas las categorías' });
       await page.getByRole('searchbox').fill('zzz no existe');
       await page.getByText('No hay productos que coincidan.').waitFor();
       await shot('04-catalog-empty');
@@ -47,12 +47,12 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
       await shot('05-cart-empty');
       await page.getByRole('link', { name: /Catálogo/ }).click();
       await page.getByRole('searchbox').fill('');
-      const cola = page.locator('[data-product="COLA-350"]').getByRole('button', { name: /Caja x24/ });
+      const cola = page.locator('[data-product="COLA-350"]').getByRole('button', { name: /Agregar .*Caja x24/ });
       await cola.click();
       await cola.click();
       await page.getByRole('searchbox').fill('papas');
       await page.locator('[data-product="PAPAS-45"]').waitFor();
-      await page.locator('[data-product="PAPAS-45"]').getByRole('button', { name: /Caja x12/ }).click();
+      await page.locator('[data-product="PAPAS-45"]').getByRole('button', { name: /Agregar .*Caja x12/ }).click();
       await page.getByRole('link', { name: /Carrito/ }).click();
       await page.getByTestId('discount-total').waitFor();
       await shot('06-cart');
@@ -89,6 +89,10 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
       await page.getByRole('link', { name: /Avisos/ }).click();
       await page.locator('[data-notification]').first().waitFor();
       await shot('12-notifications');
+      // A product's page, from the catalog's row (issue 34).
+      await page.goto('/shop/products/COLA-350');
+      await page.getByRole('heading', { name: 'Gaseosa cola 350 ml', level: 1 }).waitFor();
+      await shot('13-product');
       await context.close();
     } finally {
       await shop.close();

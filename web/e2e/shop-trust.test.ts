@@ -186,7 +186,7 @@ run('the shop a shopkeeper trusts', () => {
     await page.goto('/shop/catalog?search=Papas');
     const card = page.locator('[data-product="PAPAS-45"]');
     await card.waitFor();
-    const sizes = await card.locator('.sizes li > span:first-child').allTextContents();
+    const sizes = await card.locator('.sizes li').allTextContents();
     expect(sizes.map((s) => s.split(' · ')[0])).toEqual(['Unidad', 'Caja x12']);
 
     // One line ordered: "1 producto".

@@ -1,6 +1,7 @@
 // The cart kept on the phone: the lines only (product, package size, quantity, and the
-// name to show while offline). Prices are never kept or computed here: the cart page asks
-// POST /app/stores/{storeId}/cart for them every time the lines change.
+// name to show while offline). Prices are never computed here: the cart page asks
+// POST /app/stores/{storeId}/cart for them every time the lines change, and keeps the last
+// answer only to show it, as it was, while offline (keepPriced, below).
 export interface CartItem {
   productInternalCode: string;
   units: number;
@@ -26,6 +27,11 @@ export function addItem(items: readonly CartItem[], item: CartItem): CartItem[] 
 export function setQuantity(items: readonly CartItem[], key: Pick<CartItem, 'productInternalCode' | 'units'>, quantity: number): CartItem[] {
   const q = clamp(quantity);
   return q === 0 ? items.filter((i) => !same(i, key)) : items.map((i) => (same(i, key) ? { ...i, quantity: q } : i));
+}
+
+/** Sets the packages of one size, adding the line when the cart has none of it; zero removes it. */
+export function putQuantity(items: readonly CartItem[], item: CartItem): CartItem[] {
+  return items.some((i) => same(i, item)) ? setQuantity(items, item, item.quantity) : addItem(items, item);
 }
 
 export function removeItem(items: readonly CartItem[], key: Pick<CartItem, 'productInternalCode' | 'units'>): CartItem[] {
@@ -76,4 +82,28 @@ export function orderAgain(items: readonly CartItem[], lines: readonly { interna
     added++;
   }
   return { items: next, added };
+}
+
+// The cart's last priced answer, kept on the phone under the session's prefix (so signing
+// out forgets it with the cart) for the lines it priced: offline, a reopened cart shows the
+// prices it last had, said to be from then, instead of placeholders (issue 34).
+const pricedKey = (storeId: number) => `surtido.shop.priced.${storeId}`;
+const linesKey = (items: readonly CartItem[]) => JSON.stringify(cartLines(items));
+
+export function keepPriced(storeId: number, items: readonly CartItem[], answer: unknown) {
+  try {
+    localStorage.setItem(pricedKey(storeId), JSON.stringify({ lines: linesKey(items), answer }));
+  } catch {
+    // Private mode or a full disk: offline, the cart then waits for the network as before.
+  }
+}
+
+/** The last priced answer of exactly these lines, if the phone kept one. */
+export function keptPriced<T>(storeId: number, items: readonly CartItem[]): T | undefined {
+  try {
+    const kept = JSON.parse(localStorage.getItem(pricedKey(storeId)) ?? 'null') as { lines?: string; answer?: T } | null;
+    return kept?.lines === linesKey(items) ? kept.answer : undefined;
+  } catch {
+    return undefined;
+  }
 }

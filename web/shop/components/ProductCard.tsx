@@ -1,5 +1,13 @@
-import { memo } from 'react';
+// A catalog row (issue 34, "a denser catalog"): the picture and name (both lead to the
+// product page), the price of each size, the promotions' badges, and a − / + stepper in
+// the size the row shows (a tap on another size's price switches it), whose box takes a
+// typed quantity committed on blur or Enter as the cart's does. Five rows fit a phone's
+// first screen (web/e2e/catalog-rows.test.ts measures it).
+import { Link } from '@tanstack/react-router';
+import { memo, useState } from 'react';
 import type { CatalogItem, Promotion } from '../../lib/api.ts';
+import { MAX_QUANTITY } from '../../lib/cart-state.ts';
+import type { Translate } from '../../lib/i18n.ts';
 import { hasTiers, promotionPhrases } from '../../lib/promotions.ts';
 import { useFormat, useT } from '../i18n.tsx';
 
@@ -7,11 +15,30 @@ interface Props {
   item: CatalogItem;
   /** The store's promotions page, for tiers the catalog answer does not carry. */
   promotions: readonly Promotion[] | undefined;
+  /** Packages of a size in the cart. */
   inCart: (units: number) => number;
-  onAdd: (units: number) => void;
+  /** Sets the packages of a size in the cart (0 removes the line). */
+  onSet: (units: number, quantity: number) => void;
+  /** The first rows' pictures load at once and first; the others when scrolled to. */
+  eager?: boolean;
 }
 
-function ProductImage({ item }: { item: CatalogItem }) {
+/** A size as a shopkeeper says it: the supplier's name, else "Unidad", "Caja x12". */
+export const sizeLabel = (t: Translate, s: { units: number; name?: string | null }) => s.name ?? (s.units === 1 ? t('catalog.unit') : t('catalog.box', { count: s.units }));
+
+/** What the promotions' badges say: the tiers worded, else the promotion's name. */
+export function useBadges(item: CatalogItem, promotions: readonly Promotion[] | undefined) {
+  const t = useT();
+  const f = useFormat();
+  return item.promotions.map((p) => {
+    const source = hasTiers(p) ? p : (promotions?.find((x) => x.internalCode === p.internalCode) ?? p);
+    const phrases = promotionPhrases(source, t, f.money, f.number);
+    const name = p.name ?? p.internalCode;
+    return { code: p.internalCode, name, text: phrases.length ? phrases.join(' · ') : name };
+  });
+}
+
+export function ProductImage({ item, eager = false, size = 64 }: { item: CatalogItem; eager?: boolean; size?: number }) {
   const t = useT();
   const urls = item.imageUrls;
   if (urls) {
@@ -19,71 +46,124 @@ function ProductImage({ item }: { item: CatalogItem }) {
       <img
         src={urls['160']}
         srcSet={`${urls['160']} 160w, ${urls['480']} 480w, ${urls['1024']} 1024w`}
-        sizes="(min-width: 640px) 200px, 40vw"
-        width={160}
-        height={160}
+        sizes={`${size}px`}
+        width={size}
+        height={size}
         alt={item.name}
-        loading="lazy"
+        loading={eager ? 'eager' : 'lazy'}
+        fetchPriority={eager ? 'high' : 'auto'}
         decoding="async"
       />
     );
   }
   // Never the supplier's own URL (the catalog has none): an image not stored is the placeholder.
   return (
-    <div className="noimg" role="img" aria-label={`${item.name}: ${t('catalog.noImage')}`}>
+    <div className="noimg" role="img" aria-label={`${item.name}: ${t('catalog.noImage')}`} style={{ width: size, height: size }}>
       {item.name.slice(0, 1)}
     </div>
   );
 }
 
-export const ProductCard = memo(function ProductCard({ item, promotions, inCart, onAdd }: Props) {
+/** What the quantity box holds while it is typed in: a whole number from 0, or nothing yet. */
+const typed = (text: string) => (/^\d+$/.test(text.trim()) ? Math.min(MAX_QUANTITY, Number(text)) : undefined);
+
+/**
+ * − / + and the quantity of one size in the cart. The box is the buyer's while they type:
+ * a number is committed on blur or Enter (0 takes the size out of the cart), an empty box
+ * is not zero, Escape gives the box back.
+ */
+export function QuantityStepper({ label, quantity, onSet }: { label: string; quantity: number; onSet: (quantity: number) => void }) {
+  const t = useT();
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const commit = () => {
+    const n = draft === undefined ? undefined : typed(draft);
+    setDraft(undefined);
+    if (n !== undefined && n !== quantity) onSet(n);
+  };
+  // A tap on − or + right after typing counts from what was typed (the blur commits it first).
+  const current = (draft === undefined ? undefined : typed(draft)) ?? quantity;
+  return (
+    <div className="stepper">
+      <button type="button" aria-label={t('catalog.less', { size: label })} disabled={current <= 0} onClick={() => onSet(current - 1)}>
+        −
+      </button>
+      <input
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={MAX_QUANTITY}
+        aria-label={t('catalog.quantity', { size: label })}
+        value={draft ?? String(quantity)}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') setDraft(undefined);
+        }}
+      />
+      <button type="button" aria-label={t('catalog.addSize', { size: label })} disabled={current >= MAX_QUANTITY} onClick={() => onSet(current + 1)}>
+        +
+      </button>
+    </div>
+  );
+}
+
+export const ProductCard = memo(function ProductCard({ item, promotions, inCart, onSet, eager }: Props) {
   const t = useT();
   const f = useFormat();
-  const badges = item.promotions.flatMap((p) => {
-    const source = hasTiers(p) ? p : (promotions?.find((x) => x.internalCode === p.internalCode) ?? p);
-    const phrases = promotionPhrases(source, t, f.money, f.number);
-    return phrases.length ? [{ code: p.internalCode, text: phrases.join(' · '), title: p.name ?? p.internalCode }] : [{ code: p.internalCode, text: p.name ?? p.internalCode, title: p.name ?? p.internalCode }];
-  });
+  const badges = useBadges(item, promotions);
+  // The size the stepper counts: one already in the cart, else the largest (a box).
+  const [chosen, choose] = useState<number | undefined>(undefined);
+  const units = chosen ?? item.sizes.find((s) => inCart(s.units) > 0)?.units ?? item.sizes.at(-1)?.units;
+  const size = item.sizes.find((s) => s.units === units);
+  const params = { code: item.internalCode };
   return (
-    <li className="card" data-product={item.internalCode}>
-      <ProductImage item={item} />
+    <li className="card compact" data-product={item.internalCode}>
+      {/* The picture leads where the name does: one link for a screen reader and the keyboard. */}
+      <Link to="/products/$code" params={params} className="thumb" tabIndex={-1} aria-hidden="true">
+        <ProductImage item={item} eager={eager} />
+      </Link>
       <div className="card-body">
-        <h2 className="card-title">{item.name}</h2>
-        <p className="muted small">{item.internalCode}</p>
+        <div className="card-head">
+          <h2 className="card-title">
+            <Link to="/products/$code" params={params}>
+              {item.name}
+            </Link>
+          </h2>
+          {size && <QuantityStepper label={`${item.name} ${sizeLabel(t, size)}`} quantity={inCart(size.units)} onSet={(q) => onSet(size.units, q)} />}
+        </div>
+        <ul className="sizes" aria-label={t('catalog.sizesOf', { name: item.name })}>
+          {item.sizes.map((s) => (
+            <li key={s.units}>
+              {item.sizes.length > 1 ? (
+                <button type="button" aria-pressed={s.units === units} onClick={() => choose(s.units)}>
+                  {sizeLabel(t, s)}
+                  <span className="sep" aria-hidden="true">
+                    {' · '}
+                  </span>
+                  <strong>{f.money(s.price)}</strong>
+                </button>
+              ) : (
+                <span>
+                  {sizeLabel(t, s)}
+                  <span className="sep" aria-hidden="true">
+                    {' · '}
+                  </span>
+                  <strong>{f.money(s.price)}</strong>
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
         {badges.length > 0 && (
           <ul className="badges">
             {badges.map((b) => (
-              <li key={b.code} className="badge" title={b.title}>
+              <li key={b.code} className="badge" title={b.name}>
                 {b.text}
               </li>
             ))}
           </ul>
         )}
-        <ul className="sizes">
-          {item.sizes.map((s) => {
-            // A size the supplier named none reads as a shopkeeper says it: "Unidad", "Caja x12".
-            const label = s.name ?? (s.units === 1 ? t('catalog.unit') : t('catalog.box', { count: s.units }));
-            const n = inCart(s.units);
-            return (
-              <li key={s.units}>
-                <span>
-                  {label} · <strong>{f.money(s.price)}</strong>
-                </span>
-                <span className="add">
-                  {n > 0 && (
-                    <span className="count" role="status">
-                      <span aria-hidden="true">{n}</span>
-                      <span className="visually-hidden"> {t('catalog.inCart', { count: n })}</span>
-                    </span>
-                  )}
-                  <button type="button" onClick={() => onAdd(s.units)} aria-label={t('catalog.addSize', { size: `${item.name} ${label}` })}>
-                    {t('catalog.add')}
-                  </button>
-                </span>
-              </li>
-            );
-          })}
-        </ul>
       </div>
     </li>
   );

@@ -3,10 +3,10 @@
 // submit, kept across retries, so a double tap or a flaky network places one order.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { client, invalidateStore, useProductNames, usePromotions, type PricedCart } from '../../lib/api.ts';
 import { hintTexts, type CartHints } from '../../lib/hints.ts';
-import { cartLines, removeItem, setQuantity, type CartItem } from '../../lib/cart-state.ts';
+import { cartLines, keepPriced, keptPriced, removeItem, setQuantity, type CartItem } from '../../lib/cart-state.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { useCart, useSession } from '../../lib/session.ts';
 import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
@@ -116,10 +116,18 @@ export default function Cart() {
   const priced = useQuery({
     queryKey: ['cart', storeId, lines, deliveryDate],
     queryFn: async () => (await client.post('/app/stores/{storeId}/cart', { params: { path: { storeId } }, body: { lines, ...dated } })) satisfies PricedCart,
-    enabled: lines.length > 0,
-    placeholderData: keepPreviousData,
+    // Asked only with a network (the query client believes the browser online until told
+    // otherwise, so a page opened offline would fail its retries).
+    enabled: lines.length > 0 && online,
+    // Until the service answers: the answer shown before, else the last one this phone
+    // kept for exactly these lines (issue 34).
+    placeholderData: (previous) => keepPreviousData(previous) ?? keptPriced<PricedCart>(storeId, items),
     networkMode: 'online',
   });
+  const fresh = priced.isSuccess && !priced.isPlaceholderData ? priced.data : undefined;
+  useEffect(() => {
+    if (fresh) keepPriced(storeId, items, fresh);
+  }, [fresh]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Gifts are named by the cart, else by the store's promotions (which name a gift the
   // store cannot buy, too), else by the catalog.
@@ -175,7 +183,8 @@ export default function Cart() {
     );
   }
 
-  const result = priced.data;
+  // A call that failed on a flaky network keeps the last prices on screen too.
+  const result = priced.data ?? (priced.error ? keptPriced<PricedCart>(storeId, items) : undefined);
   const minimum = result?.minimumOrder;
   learnRules(storeId, result?.violations);
 
@@ -197,12 +206,13 @@ export default function Cart() {
           />
         ))}
       </ul>
-      {priced.isPending ? (
+      {priced.isPending && !result ? (
         <Loading rows={2} />
       ) : priced.error && !result ? (
         <ErrorBox error={priced.error} retry={() => void priced.refetch()} />
       ) : result ? (
         <div className="summary" aria-live="polite" aria-busy={priced.isFetching || undefined}>
+          {(!online || priced.error) && <p className="hint">{t('cart.offlinePrices')}</p>}
           {result.rewards.length > 0 && (
             <div className="gifts">
               <h2>{t('cart.gifts')}</h2>

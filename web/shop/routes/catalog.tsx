@@ -1,17 +1,37 @@
-// The store's catalog: search, category and brand filters, cards with sizes, prices and
-// the promotions each product takes part in. Filters live in the URL (shareable, and the
-// back button undoes them).
-import { useInfiniteQuery } from '@tanstack/react-query';
+// The store's catalog: search, category and brand filters, compact rows with sizes, prices,
+// a stepper and the promotions each product takes part in. Filters live in the URL
+// (shareable, and the back button undoes them). Offline, a search or filter runs over the
+// catalog pages this phone already holds (issue 34): at once, said as such, no spinner.
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useCallback, useEffect, useState } from 'react';
-import { client, keys, useCatalogFilters, usePromotions, type CatalogItem } from '../../lib/api.ts';
-import { addItem } from '../../lib/cart-state.ts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { catalogQuery, useCatalogFilters, usePromotions, type CatalogItem } from '../../lib/api.ts';
+import { putQuantity } from '../../lib/cart-state.ts';
 import { useCart, useSession } from '../../lib/session.ts';
 import { ProductCard } from '../components/ProductCard.tsx';
-import { Empty, ErrorBox, Loading } from '../components/states.tsx';
+import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
 import { useT } from '../i18n.tsx';
+// The product page comes in this page's chunk, not a lazy one of its own: a row's page
+// then opens offline too (the service worker keeps the files a page loaded).
+import { savedCatalog } from './product.tsx';
 
-const TAKE = 24;
+/** The rows whose pictures load at once and first: what a phone's first screen shows. */
+const EAGER_ROWS = 6;
+
+/**
+ * The service's filter over saved items: the search in the name or code (case folded as
+ * the service folds it), the category or its parent, the brand. A parent category is
+ * known from the filters' choices.
+ */
+function filterSaved(items: CatalogItem[], f: { search?: string; category?: string; brand?: string }, parentOf: (code: string) => string | null | undefined) {
+  const search = f.search?.toLowerCase();
+  return items.filter(
+    (p) =>
+      (search === undefined || p.name.toLowerCase().includes(search) || p.internalCode.toLowerCase().includes(search)) &&
+      (f.category === undefined || p.categoryInternalCode === f.category || parentOf(p.categoryInternalCode) === f.category) &&
+      (f.brand === undefined || p.brandInternalCode === f.brand),
+  );
+}
 
 export default function Catalog() {
   const t = useT();
@@ -22,6 +42,8 @@ export default function Catalog() {
   const [text, setText] = useState(search.search ?? '');
   const [items, setItems] = useCart(storeId);
   const promotions = usePromotions(storeId);
+  const online = useOnline();
+  const queryClient = useQueryClient();
 
   // Typing searches after a short pause, not on every key.
   useEffect(() => {
@@ -31,13 +53,15 @@ export default function Catalog() {
     return () => clearTimeout(timer);
   }, [text]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const filter = { search: search.search, category: search.category, brand: search.brand, take: TAKE };
-  const catalog = useInfiniteQuery({
-    queryKey: keys.catalog(storeId, filter),
-    queryFn: ({ pageParam }) => client.get('/app/stores/{storeId}/catalog', { params: { path: { storeId }, query: { ...filter, page: pageParam } } }),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.page < last.totalPages ? last.page + 1 : undefined),
-  });
+  const filter = { search: search.search, category: search.category, brand: search.brand };
+  const filtered = filter.search !== undefined || filter.category !== undefined || filter.brand !== undefined;
+  // Offline, a filter the phone has no answer for would wait on retries and fail: it is
+  // answered from the pages held instead (the catalog as first loaded comes from the
+  // service worker's copy, like every page).
+  const saved = useMemo(() => (online || !filtered ? [] : savedCatalog(queryClient, storeId)), [online, filtered, queryClient, storeId]);
+  const fromSaved = !online && filtered && saved.length > 0;
+  // The query the app's boot already asked for this URL (first-data.ts), unless answered from what is saved.
+  const catalog = useInfiniteQuery({ ...catalogQuery(storeId, search), enabled: !fromSaved });
   // The filters' choices, by name: the categories and brands of what the store can buy.
   const filters = useCatalogFilters(storeId);
   const categories = filters.data?.categories ?? [];
@@ -47,26 +71,27 @@ export default function Catalog() {
   const unknown = (code: string | undefined, choices: { code: string }[]) => (code !== undefined && !choices.some((c) => c.code === code) ? code : undefined);
 
   const inCart = useCallback((code: string) => (units: number) => items.find((i) => i.productInternalCode === code && i.units === units)?.quantity ?? 0, [items]);
-  const products = (catalog.data?.pages.flatMap((p) => p.data) ?? []) as CatalogItem[];
+  const parentOf = (code: string) => categories.find((c) => c.code === code)?.parentCode;
+  const products = fromSaved ? filterSaved(saved, filter, parentOf) : ((catalog.data?.pages.flatMap((p) => p.data) ?? []) as CatalogItem[]);
 
   return (
     <section>
-      <h1>{t('catalog.title')}</h1>
-      {/* The promotions are a section of the catalog, not a tab (the tab bar's five: components/Layout.tsx). */}
-      <p>
-        <Link to="/promotions" className="button">
-          {t('nav.promotions')}
-        </Link>
-      </p>
+      {/* Compact, so five rows fit a phone's first screen: the tab names the page (the heading
+          is for screen readers), the filters name themselves ("Todas las categorías"). */}
+      <h1 className="visually-hidden">{t('catalog.title')}</h1>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label className="grow">
           <span className="visually-hidden">{t('catalog.search')}</span>
           <input type="search" placeholder={t('catalog.search')} value={text} onChange={(e) => setText(e.target.value)} enterKeyHint="search" />
         </label>
+        {/* The promotions are a section of the catalog, not a tab (the tab bar's five: components/Layout.tsx). */}
+        <Link to="/promotions" className="button">
+          {t('nav.promotions')}
+        </Link>
         <label>
-          <span className="small">{t('catalog.category')}</span>
+          <span className="visually-hidden">{t('catalog.category')}</span>
           <select value={search.category ?? ''} onChange={(e) => go({ category: e.target.value || undefined })}>
-            <option value="">{t('catalog.all')}</option>
+            <option value="">{t('catalog.allCategories')}</option>
             {categories.map((c) => (
               <option key={c.code} value={c.code}>
                 {c.parentCode === null ? c.name : `${parentName.get(c.parentCode) ?? c.parentCode} › ${c.name}`}
@@ -75,10 +100,10 @@ export default function Catalog() {
             {unknown(search.category, categories) && <option value={search.category}>{search.category}</option>}
           </select>
         </label>
-        <label>
-          <span className="small">{t('catalog.brand')}</span>
+        <label className="wide-end">
+          <span className="visually-hidden">{t('catalog.brand')}</span>
           <select value={search.brand ?? ''} onChange={(e) => go({ brand: e.target.value || undefined })}>
-            <option value="">{t('catalog.all')}</option>
+            <option value="">{t('catalog.allBrands')}</option>
             {brands.map((b) => (
               <option key={b.code} value={b.code}>
                 {b.name}
@@ -88,26 +113,33 @@ export default function Catalog() {
           </select>
         </label>
       </form>
-      {catalog.isPending ? (
+      {fromSaved && (
+        <p className="hint" role="status">
+          {t('catalog.savedResults')}
+        </p>
+      )}
+      {fromSaved ? null : catalog.isPending ? (
         <Loading rows={4} />
       ) : catalog.error ? (
         <ErrorBox error={catalog.error} retry={() => void catalog.refetch()} />
-      ) : products.length === 0 ? (
+      ) : null}
+      {!fromSaved && (catalog.isPending || catalog.error) ? null : products.length === 0 ? (
         <Empty>{t('catalog.empty')}</Empty>
       ) : (
         <>
-          <ul className="cards" aria-busy={catalog.isFetching || undefined}>
-            {products.map((p) => (
+          <ul className="cards" aria-busy={(!fromSaved && catalog.isFetching) || undefined}>
+            {products.map((p, i) => (
               <ProductCard
                 key={p.internalCode}
                 item={p}
+                eager={i < EAGER_ROWS}
                 promotions={promotions.data}
                 inCart={inCart(p.internalCode)}
-                onAdd={(units) => setItems(addItem(items, { productInternalCode: p.internalCode, units, quantity: 1, name: p.name }))}
+                onSet={(units, quantity) => setItems(putQuantity(items, { productInternalCode: p.internalCode, units, quantity, name: p.name }))}
               />
             ))}
           </ul>
-          {catalog.hasNextPage && (
+          {!fromSaved && catalog.hasNextPage && (
             <button type="button" className="wide" onClick={() => void catalog.fetchNextPage()} disabled={catalog.isFetchingNextPage}>
               {t('catalog.more')}
             </button>
