@@ -103,6 +103,10 @@ export async function consoleScreens(out: string) {
     await phone.goto('/console/orders');
     await phone.locator('[data-order]').first().waitFor();
     await shoot(phone, '10-orders-phone');
+    // The tickets on a phone: each store by its name and who opened each ticket (issue 34).
+    await phone.goto('/console/tickets');
+    await phone.locator('[data-ticket]').first().waitFor();
+    await shoot(phone, '10-tickets-phone');
 
     await page.goto('/console/overview');
     await page.locator('[data-figure="deliveries-failing"]').waitFor();

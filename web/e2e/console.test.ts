@@ -232,7 +232,8 @@ inBrowser('the console in a browser', () => {
     await agent.getByRole('link', { name: `#${ticketId}` }).click();
     await agent.waitForURL(`**/console/tickets/${ticketId}`);
     await agent.getByText(complaint).waitFor();
-    expect(await agent.locator('.conversation [data-from="STORE"] .who').textContent()).toContain('Tienda TIENDA-DEMO');
+    // The store's first message says who opened the ticket and the store's name (issue 34).
+    expect(await agent.locator('.conversation [data-from="STORE"] .who').textContent()).toContain('Rosa (demo) · Tienda Doña Rosa (demo)');
     await accessible(agent, 'ticket (new)');
     await agent.getByLabel('Mensaje para la tienda (opcional)').fill('¿Nos mandas una foto de las cajas?');
     await agent.getByRole('button', { name: 'Pedir más información' }).click();
