@@ -847,6 +847,10 @@ const es = {
   'import.reasons': 'Motivos',
   'import.field': 'Campo: {field}',
   'import.download': 'Descargar las filas fallidas',
+  // Excel-friendly imports (issue 34)
+  'imports.template': 'Descargar la plantilla',
+  'imports.templateHint': 'Encabezado y una fila de ejemplo, lista para Excel (separada por ;).',
+  'import.whenApplied': 'Fallidas al aplicar',
   'import.downloaded': 'Descargamos {name}.',
   'import.fixHint': 'Corrige esas filas en el archivo descargado y súbelo otra vez: sus columnas _line, _error_code, _error_field y _error_message se ignoran.',
   'import.uploadAgain': 'Subir el archivo corregido',
@@ -1720,6 +1724,10 @@ const en: Catalog = {
   'import.reasons': 'Reasons',
   'import.field': 'Field: {field}',
   'import.download': 'Download the failed rows',
+  // Excel-friendly imports (issue 34)
+  'imports.template': 'Download the template',
+  'imports.templateHint': 'A header and one example row, ready for a spreadsheet.',
+  'import.whenApplied': 'Failed when applied',
   'import.downloaded': 'Downloaded {name}.',
   'import.fixHint': 'Fix those rows in the downloaded file and upload it again: its _line, _error_code, _error_field and _error_message columns are ignored.',
   'import.uploadAgain': 'Upload the fixed file',
@@ -2590,6 +2598,10 @@ const ptBR: Catalog = {
   'import.reasons': 'Motivos',
   'import.field': 'Campo: {field}',
   'import.download': 'Baixar as linhas com falha',
+  // Excel-friendly imports (issue 34)
+  'imports.template': 'Baixar o modelo',
+  'imports.templateHint': 'Cabeçalho e uma linha de exemplo, pronto para o Excel (separado por ;).',
+  'import.whenApplied': 'Com falha na aplicação',
   'import.downloaded': 'Baixamos {name}.',
   'import.fixHint': 'Corrija essas linhas no arquivo baixado e envie-o de novo: as colunas _line, _error_code, _error_field e _error_message são ignoradas.',
   'import.uploadAgain': 'Enviar o arquivo corrigido',

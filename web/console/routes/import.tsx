@@ -11,7 +11,8 @@ import { client, keys, useCan, type FailedRow, type Import } from '../lib/api.ts
 import { ListPage, useList } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT, type ConsoleKey, type Translate } from '../i18n.ts';
-import { ImportStatus, kindLabel, uploader } from './imports.tsx';
+import { ImportStatus, kindLabel, saveFile, uploader } from './imports.tsx';
+import { useSession } from '../lib/session.ts';
 
 
 /** A reason's words: the console's for its code when it has them, else none (the service's message is shown beside). */
@@ -43,18 +44,11 @@ function Failures({ imported }: { imported: Import }) {
     key: (query) => keys.importFailures(imported.id, query),
     fetch: (query) => client.get('/import/{id}/failures', { params: { path: { id: imported.id }, query } }),
   });
+  const { language } = useSession();
   const download = useMutation({
-    mutationFn: () => client.download('/import/{id}/failures/file', { params: { path: { id: imported.id } } }),
-    onSuccess: ({ blob, fileName }) => {
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName ?? `${imported.kind}.failed.${imported.format}`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    },
+    // In the console's language: a byte-order mark, the upload's separator, the reasons in words (the service's, README of imports).
+    mutationFn: () => client.download('/import/{id}/failures/file', { params: { path: { id: imported.id } }, headers: { 'accept-language': language } }),
+    onSuccess: ({ blob, fileName }) => saveFile(blob, fileName ?? `${imported.kind}.failed.${imported.format}`),
   });
   return (
     <section aria-labelledby="failures">
@@ -96,12 +90,12 @@ function Failures({ imported }: { imported: Import }) {
   );
 }
 
-function Figure({ name, label, n }: { name: string; label: string; n: number }) {
+function Figure({ name, label, n }: { name?: string; label: string; n: number }) {
   const f = useFormat();
   return (
-    <li data-figure={name}>
+    <span data-figure={name} className="term">
       <span className="figure">{f.number(n)}</span> <span>{label}</span>
-    </li>
+    </span>
   );
 }
 
@@ -161,14 +155,17 @@ export default function ImportPage() {
         <p role="status" aria-live="polite" data-testid="progress-text">
           {t('import.progressText', { done: f.number(done), total: f.number(counts.rowsRead) })}
         </p>
-        <ul className="figures">
-          <Figure name="rowsRead" label={t('import.rowsRead')} n={counts.rowsRead} />
-          <Figure name="refused" label={t('import.refused')} n={counts.refused} />
-          <Figure name="sent" label={t('import.sent')} n={counts.sent} />
-          <Figure name="applied" label={t('import.applied')} n={counts.applied} />
-          <Figure name="failed" label={t('import.failed')} n={counts.failed} />
-          <Figure name="pending" label={t('import.pending')} n={counts.pending} />
-        </ul>
+        {/* The counts as sums, so they add up at a glance: read = applied + failed + to process; failed = refused when read + failed when applied. */}
+        <p className="figures-sum" data-testid="counts-sum">
+          <Figure name="rowsRead" label={t('import.rowsRead')} n={counts.rowsRead} /> = <Figure name="applied" label={t('import.applied')} n={counts.applied} /> +{' '}
+          <Figure name="failed" label={t('import.failed')} n={counts.failed} /> + <Figure name="pending" label={t('import.pending')} n={counts.pending} />
+        </p>
+        {counts.failed > 0 && (
+          <p className="figures-sum" data-testid="failed-sum">
+            <Figure label={t('import.failed')} n={counts.failed} /> = <Figure name="refused" label={t('import.refused')} n={counts.refused} /> +{' '}
+            <Figure name="failedWhenApplied" label={t('import.whenApplied')} n={counts.failedWhenApplied} />
+          </p>
+        )}
         {i.batchIds.length > 0 && (
           <>
             <h3>{t('import.batches')}</h3>

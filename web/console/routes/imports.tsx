@@ -12,6 +12,7 @@ import { client, keys, useCan, type Import, type ImportKind } from '../lib/api.t
 import { ListPage, useList } from '../components/list/ListPage.tsx';
 import { ErrorBox, Loading } from '../components/states.tsx';
 import { useFormat, useT, type ConsoleKey, type Translate } from '../i18n.ts';
+import { useSession } from '../lib/session.ts';
 
 type Search = { kind?: string; page?: number };
 type KindFilter = NonNullable<NonNullable<paths['/import']['get']['parameters']['query']>['kind']>;
@@ -51,6 +52,43 @@ function Columns({ kind, remove }: { kind: ImportKind; remove: boolean }) {
         </div>
       ))}
       <p className="muted small">{t('imports.columnsHelp')}</p>
+    </div>
+  );
+}
+
+/** Saves a downloaded file through an <a download> (the session's token went with the request). */
+export function saveFile(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The kind's CSV template from the service (GET /import/kinds/{kind}/template: the columns
+ * the importer reads and an example row), in the console's language: for Spanish and
+ * Portuguese with `;` and a decimal comma, as Excel there writes it.
+ */
+function Template({ kind }: { kind: ImportKind }) {
+  const t = useT();
+  const { language } = useSession();
+  const template = useMutation({
+    mutationFn: () => client.download('/import/kinds/{kind}/template', { params: { path: { kind: kind.name as never } }, headers: { 'accept-language': language } }),
+    onSuccess: ({ blob, fileName }) => saveFile(blob, fileName ?? `${kind.name}.template.csv`),
+  });
+  return (
+    <div className="template">
+      <button type="button" aria-describedby="template-hint" disabled={template.isPending} onClick={() => template.mutate()}>
+        {t('imports.template')}
+      </button>
+      <p id="template-hint" className="muted small">
+        {t('imports.templateHint')}
+      </p>
+      {template.error && <ErrorBox error={template.error} />}
     </div>
   );
 }
@@ -115,6 +153,7 @@ function Upload({ kinds, initial }: { kinds: ImportKind[]; initial: string | und
               {t('imports.remove')}
             </label>
           )}
+          <Template kind={kind} />
           <label htmlFor="import-file">{t('imports.file')}</label>
           <input
             id="import-file"
