@@ -107,6 +107,10 @@ export async function consoleScreens(out: string) {
     await phone.goto('/console/tickets');
     await phone.locator('[data-ticket]').first().waitFor();
     await shoot(phone, '10-tickets-phone');
+    // The navigation behind the menu button on a phone (issue 34).
+    await phone.getByRole('button', { name: 'Menú' }).click();
+    await shoot(phone, '10-menu-phone');
+    await phone.keyboard.press('Escape');
 
     await page.goto('/console/overview');
     await page.locator('[data-figure="deliveries-failing"]').waitFor();
@@ -166,6 +170,15 @@ export async function consoleScreens(out: string) {
     await page.goto('/console/stores');
     await page.locator('[data-store]').first().waitFor();
     await shoot(page, '17-stores');
+    // A store's page with its buyers, and the delivery log, on a phone (issue 34).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/console/stores/TIENDA-DEMO');
+    await page.locator('[data-buyer]').first().waitFor();
+    await shoot(page, '17-store-buyers-phone');
+    await page.goto('/console/webhooks');
+    await page.locator('[data-delivery]').first().waitFor();
+    await shoot(page, '07-webhooks-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
     await page.goto('/console/promotions');
     await page.locator('[data-promotion="DESC-GASEOSAS"] [data-switch]').getByRole('button').click();
     await page.getByRole('button', { name: 'Sí, deshabilitar' }).waitFor();
@@ -206,6 +219,10 @@ export async function consoleScreens(out: string) {
     await page.goto('/console/audit');
     await page.locator('[data-entry]').first().waitFor();
     await shoot(page, '22-audit');
+    // The audit log on a phone: each entry a card, told as a sentence (issue 34).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, '22-audit-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
     await ops.goto(`/console/admin/suppliers/${supplier.id}`);
     await ops.getByTestId('webhook-health').waitFor();
     await ops.locator('[data-credential]').first().waitFor();

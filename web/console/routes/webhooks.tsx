@@ -304,23 +304,29 @@ function SentBody({ d }: { d: Delivery }) {
     enabled: open,
     staleTime: Infinity,
   });
+  const id = `sent-body-${d.id}`;
+  // A button rather than a <summary>: a control a thumb can reach (44 px on a phone, as every button).
   return (
-    <details className="sent-body" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>{t('webhooks.showBody')}</summary>
-      {detail.isPending ? (
-        open && <Loading rows={2} />
-      ) : detail.error ? (
-        <ErrorBox error={detail.error} retry={() => void detail.refetch()} />
-      ) : (
-        <>
-          <p className="help small">{t('webhooks.bodyHelp', { webhookId: d.webhookId })}</p>
-          {/* Exactly the bytes that were signed and sent, wrapped to the screen, not laid out again. */}
-          <pre className="item-json" tabIndex={0} aria-label={t('webhooks.bodyOf', { id: d.id })} data-testid="sent-body">
-            {detail.data.requestBody}
-          </pre>
-          {detail.data.requestBodyTruncated && <p className="help small">{t('webhooks.bodyTruncated', { bytes: f.number(detail.data.requestBodyBytes) })}</p>}
-        </>
-      )}
-    </details>
+    <div className="sent-body">
+      <button type="button" className="link" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        {t('webhooks.showBody')}
+      </button>
+      <div id={id} hidden={!open}>
+        {!open ? null : detail.isPending ? (
+          <Loading rows={2} />
+        ) : detail.error ? (
+          <ErrorBox error={detail.error} retry={() => void detail.refetch()} />
+        ) : (
+          <>
+            <p className="help small">{t('webhooks.bodyHelp', { webhookId: d.webhookId })}</p>
+            {/* Exactly the bytes that were signed and sent, wrapped to the screen, not laid out again. */}
+            <pre className="item-json" tabIndex={0} aria-label={t('webhooks.bodyOf', { id: d.id })} data-testid="sent-body">
+              {detail.data.requestBody}
+            </pre>
+            {detail.data.requestBodyTruncated && <p className="help small">{t('webhooks.bodyTruncated', { bytes: f.number(detail.data.requestBodyBytes) })}</p>}
+          </>
+        )}
+      </div>
+    </div>
   );
 }
