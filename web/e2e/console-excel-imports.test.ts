@@ -51,6 +51,7 @@ inBrowser('Excel-friendly imports in the console (issue 34)', () => {
     expect(await page.getByTestId('failed-sum').textContent()).toBe('2 Fallidas = 1 Rechazadas al leer + 1 Fallidas al aplicar');
     await page.locator('[data-line="6"]').waitFor();
     await accessible(page, 'the Excel import');
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/console-excel-import.png`, fullPage: true });
 
     // The failed rows: a byte-order mark, the upload's `;`, the reasons in Spanish.
     const failed = await downloaded(page, 'Descargar las filas fallidas');
