@@ -120,8 +120,13 @@ export async function runLighthouse(base: string, pages: LighthousePage[], { run
     const exited = new Promise((r) => (chrome.exitCode !== null ? r(undefined) : chrome.once('exit', r)));
     chrome.kill('SIGTERM');
     await exited;
-    // Chromium's helper processes may still write into the profile for a moment after it exits.
-    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    // Chromium's helper processes may still write into the profile for a moment after it
+    // exits: a profile left in the temporary folder must not lose the figures measured.
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (error) {
+      console.warn(`the browser profile ${profile} was left behind: ${error instanceof Error ? error.message : error}`);
+    }
   }
 }
 
