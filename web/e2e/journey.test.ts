@@ -207,7 +207,7 @@ run('the store app in a browser', () => {
     try {
       await page.getByRole('link', { name: 'Catalog', exact: true }).click();
       await page.getByRole('searchbox', { name: /Search/ }).fill('PAPAS-45');
-      await card(page, 'PAPAS-45').getByRole('button', { name: /Agregar .*Caja x12/ }).click();
+      await card(page, 'PAPAS-45').getByRole('button', { name: /Add .*Caja x12/ }).click();
       await page.getByRole('link', { name: /Cart/ }).click();
       await page.locator('[data-hint="gift"]').waitFor();
       expect(await page.locator('[data-hint="gift"]').textContent()).toBe('You earned 1 × Agua 600 ml with “Agua gratis con papas”, but it cannot be given: out of stock.');
