@@ -60,7 +60,8 @@ const RULES: Record<string, Rule> = {
   'POST /store/:code/cart': code((w) => [w.codes.store1], (w) => ({ lines: [{ productInternalCode: w.codes.product, units: 1, quantity: 1 }] })),
   'POST /store/:code/add/user': code((w) => [w.codes.store1], () => ({ users: [{ email: 'intruder@example.com' }] })),
   'POST /store/:code/remove/user': code((w) => [w.codes.store1], (w) => ({ users: [{ email: w.p1.email }] })),
-  'PUT /console/stores/:code/user': code((w) => [w.codes.store1], (w) => ({ current: { email: w.p1.email }, user: { email: 'intruder@example.com' } })),
+  // The buyer the add/user rule gives store1 (A's own run of remove/user takes P1 off it first).
+  'PUT /console/stores/:code/user': code((w) => [w.codes.store1], () => ({ current: { email: 'intruder@example.com' }, user: { email: 'intruder@example.com', name: 'Intruder' } })),
   'GET /store/:code/delivery-options': code((w) => [w.codes.store1, w.codes.store2]),
   'GET /store/:code/credit': code((w) => [w.codes.store1, w.codes.store2]),
   'PUT /store/:code/credit': code((w) => [w.codes.store1], () => ({ paymentMethods: ['CREDIT'], limit: 1 })),
