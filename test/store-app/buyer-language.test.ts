@@ -1,6 +1,6 @@
 // The words the service writes for a store buyer come in the buyer's language (issue 34):
 // the cancel reasons of GET /app/stores/{id}/cancel-codes and an order's cancellation, in
-// the request's Accept-Language, else the language the person saved; the supplier API
+// the request's Accept-Language (a saved language words messages, not answers); the supplier API
 // keeps answering the stored (English) reason, and a client that says nothing gets it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
@@ -57,10 +57,10 @@ describe("the buyer's language", () => {
     expect(res.json().cancellation).toMatchObject({ code: 'NO_LONGER_NEEDED', reason: 'Ya no necesito el pedido', by: 'STORE' });
   });
 
-  it("the language the person saved words a request that names none; the request's own wins", async () => {
+  it('a language the person saved leaves a request that names none as stored (the recorded answers); the request words it', async () => {
     const saved = await t.request({ method: 'PUT', url: '/app/me/preferences', headers: { authorization: `Bearer ${anaToken}` }, payload: { language: 'pt-BR' } });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect((await reasons())[0]).toBe('Vou fazer um novo pedido');
+    expect((await reasons())[0]).toBe('I will place a new order');
     expect((await reasons('es-CO'))[0]).toBe('Voy a hacer un pedido nuevo');
   });
 

@@ -57,7 +57,7 @@ async function storeCancelCodes(ctx: StoreAppContext, supplierId: number, langua
 }
 
 /** The buyer's language for this request (store-app.language.ts). */
-const languageOf = (request: FastifyRequest, ctx: StoreAppContext) => buyerLanguage(ctx.db, storeUserOf(request), request.headers['accept-language']);
+const languageOf = (request: FastifyRequest) => buyerLanguage(request.headers['accept-language']);
 
 /** A ticket of one of the person's stores (the membership guard on its store), or 404. */
 async function requireTicketOfMember(ctx: StoreAppContext, personId: number, id: number) {
@@ -167,7 +167,7 @@ export const storeAppRoutes =
       handler: async (request) => {
         const context = ctx();
         const found = await listStoreOrders(context, await buyer(request, context), request.query, deps.config.timezone);
-        const language = await languageOf(request, context);
+        const language = languageOf(request);
         return { ...found, data: found.data.map((o) => wordedOrder(o, language)) };
       },
     });
@@ -177,7 +177,7 @@ export const storeAppRoutes =
       schema: { tags, summary: 'One order of one of your stores', params: IdParams, response: { 200: Order, ...problems(401, 404) } },
       handler: async (request) => {
         const context = ctx();
-        return wordedOrder(await getStoreOrder(context, storeUserOf(request), request.params.id), await languageOf(request, context));
+        return wordedOrder(await getStoreOrder(context, storeUserOf(request), request.params.id), languageOf(request));
       },
     });
 
@@ -186,7 +186,7 @@ export const storeAppRoutes =
       schema: { tags, summary: 'Cancel a PENDING order with a store cancellation code', params: IdParams, body: CancelBody, response: { 200: Order, ...problems(400, 401, 404, 409) } },
       handler: async (request) => {
         const context = ctx();
-        return wordedOrder(await cancelStoreOrder(context, storeUserOf(request), request.params.id, request.body, now), await languageOf(request, context));
+        return wordedOrder(await cancelStoreOrder(context, storeUserOf(request), request.params.id, request.body, now), languageOf(request));
       },
     });
 
@@ -201,7 +201,7 @@ export const storeAppRoutes =
       handler: async (request) => {
         const context = ctx();
         const { store } = await member(request, context);
-        return storeCancelCodes(context, store.supplier_id, await languageOf(request, context));
+        return storeCancelCodes(context, store.supplier_id, languageOf(request));
       },
     });
 
