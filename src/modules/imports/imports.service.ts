@@ -21,7 +21,7 @@ import type { BatchKind } from '../batch/batch.kinds.ts';
 import { submitBatch, type BatchLimits } from '../batch/batch.service.ts';
 import { validateBatchBody } from '../batch/batch.validate.ts';
 import * as repo from './imports.repository.ts';
-import { spreadsheetRows } from './imports.spreadsheet.ts';
+import { spreadsheetRows, type UploadedFile } from './imports.spreadsheet.ts';
 import { reasonIn, type Language } from './imports.words.ts';
 
 /** Rows per part: what one read of a failed row's original parses at most. */
@@ -40,11 +40,7 @@ export const REFUSED_ROW_BYTES = 1024;
 /** File imports one supplier may have running at once in this process (README: "At once"). */
 export const IMPORTS_AT_ONCE = 2;
 
-/** The uploaded file as the route read it: its bytes, in the pieces they arrived in (never one string, never copied). */
-export interface UploadedFile {
-  chunks: Buffer[];
-  bytes: number;
-}
+export type { UploadedFile } from './imports.spreadsheet.ts';
 
 export interface Upload {
   supplierId: number;

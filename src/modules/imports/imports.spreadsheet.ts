@@ -12,7 +12,12 @@
 import { itemSchema, property, typesOf, type JsonSchema } from '../../integrator/item-schemas.ts';
 import type { ImportKind } from '../../integrator/kinds.ts';
 import { isMeta, type SourceRow } from '../../integrator/rows.ts';
-import type { UploadedFile } from './imports.service.ts';
+
+/** The uploaded file as the route read it: its bytes, in the pieces they arrived in (never one string, never copied). */
+export interface UploadedFile {
+  chunks: Buffer[];
+  bytes: number;
+}
 
 /** The separators an upload may use (UploadQuery's `delimiter`). */
 export const DELIMITERS = [',', ';', '\t', '|'] as const;
