@@ -41,6 +41,7 @@ const RULES: Record<string, Rule> = {
   'GET /batch/:uuid/status': { ids: (w) => [w.batchId], missing: MISSING.uuid },
   'GET /batch/:uuid/detail': { ids: (w) => [w.batchId], missing: MISSING.uuid },
   'GET /import/:id': { ids: (w) => [w.importId], missing: MISSING.uuid },
+  'GET /import/kinds/:kind/template': { notAnEntity: 'an import kind of the platform (its template), the same for every supplier' },
   'GET /import/:id/failures': { ids: (w) => [w.importId], missing: MISSING.uuid },
   'GET /import/:id/failures/file': { ids: (w) => [w.importId], missing: MISSING.uuid },
   'GET /pricelist/:code': code((w) => [w.codes.priceList]),
