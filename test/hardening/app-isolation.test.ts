@@ -33,6 +33,7 @@ const storeWith = (rest: EntityRule['rest'], body?: EntityRule['body']): EntityR
 const RULES: Record<string, Rule> = {
   'GET /app/stores/:storeId/catalog': store(),
   'GET /app/stores/:storeId/catalog/filters': store(),
+  'GET /app/stores/:storeId/products/:code': storeWith((w) => ({ code: w.codes.product })),
   'GET /app/stores/:storeId/promotions': store(),
   'GET /app/stores/:storeId/cancel-codes': store(),
   'GET /app/stores/:storeId/delivery-options': store(),
