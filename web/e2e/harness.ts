@@ -194,6 +194,18 @@ export async function enterWithCode(shop: Shop, page: Page, contact: string) {
 }
 
 /**
+ * Types `text` in the shop catalog's search box and waits until the list shows its
+ * answer: the URL carries the search (typing is debounced) and the list is not busy. A
+ * tap before that may land on a row of the list being replaced.
+ */
+export async function searchCatalog(page: Page, text: string) {
+  await page.getByRole('searchbox').fill(text);
+  const wanted = text.trim();
+  await page.waitForURL((url) => (url.searchParams.get('search') ?? '') === wanted);
+  await expect.poll(() => page.locator('ul.cards[aria-busy="true"], .loading').count()).toBe(0);
+}
+
+/**
  * The page once its requests settle has no serious or critical axe violation (nor a
  * blocked resource); with E2E_SHOTS set, its full-page screenshot is kept there as
  * `<prefix><where>.png`.

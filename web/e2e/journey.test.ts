@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { as } from '../../test/helpers/app.ts';
-import { axeViolations, DEMO_USER, signInCode, startShop, type Shop } from './harness.ts';
+import { axeViolations, DEMO_USER, searchCatalog, signInCode, startShop, type Shop } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 let shop: Shop;
@@ -78,14 +78,13 @@ run('the store app in a browser', () => {
     await card(page, 'COLA-350').waitFor();
 
     // Search, and the promotion badge says what earns it.
-    await page.getByRole('searchbox', { name: /Buscar/ }).fill('gaseosa cola');
-    await page.waitForURL(/search=gaseosa/);
+    await searchCatalog(page, 'gaseosa cola');
     await expect.poll(() => page.locator('[data-product]').count()).toBe(2);
     expect(await card(page, 'COLA-350').locator('.badge').first().textContent()).toContain('desde 2 cajas: 5 % de descuento');
     const addBox = card(page, 'COLA-350').getByRole('button', { name: /Agregar Gaseosa cola 350 ml Caja x24/ });
     await addBox.click();
     await addBox.click();
-    await page.getByRole('searchbox', { name: /Buscar/ }).fill('papas');
+    await searchCatalog(page, 'papas');
     await card(page, 'PAPAS-45').waitFor();
     expect(await card(page, 'PAPAS-45').locator('.badge').first().textContent()).toContain('cada 12 cajas: 1 gratis');
     await card(page, 'PAPAS-45').getByRole('button', { name: /Agregar .*Caja x12/ }).click();
@@ -181,7 +180,7 @@ run('the store app in a browser', () => {
     const page = await context.newPage();
     await signIn(page, DEMO_USER.email, { contact: /Phone or email/, send: /Send code/, code: /6-digit code/, enter: /^Sign in$/ });
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
-    await page.getByRole('searchbox', { name: /Search/ }).fill('LIMA');
+    await searchCatalog(page, 'LIMA');
     await card(page, 'LIMA-350').waitFor();
     expect(await card(page, 'LIMA-350').locator('.badge').first().textContent()).toContain('from 2 boxes: 5 % off');
     await accessible(page, 'catalog (en)');
@@ -206,7 +205,7 @@ run('the store app in a browser', () => {
     await stock(false);
     try {
       await page.getByRole('link', { name: 'Catalog', exact: true }).click();
-      await page.getByRole('searchbox', { name: /Search/ }).fill('PAPAS-45');
+      await searchCatalog(page, 'PAPAS-45');
       await card(page, 'PAPAS-45').getByRole('button', { name: /Add .*Caja x12/ }).click();
       await page.getByRole('link', { name: /Cart/ }).click();
       await page.locator('[data-hint="gift"]').waitFor();
@@ -218,7 +217,7 @@ run('the store app in a browser', () => {
       await page.getByText('Your cart is empty.').waitFor();
       // One unit is said in the singular (the plural form comes from Intl.PluralRules).
       await page.getByRole('link', { name: 'Catalog', exact: true }).click();
-      await page.getByRole('searchbox', { name: /Search/ }).fill('LIMA-350');
+      await searchCatalog(page, 'LIMA-350');
       // The row's stepper counts the size chosen in it (a box until the unit is tapped).
       await card(page, 'LIMA-350').getByRole('button', { name: /^Unidad/ }).click();
       await card(page, 'LIMA-350').getByRole('button', { name: /Add .*Unidad/ }).click();

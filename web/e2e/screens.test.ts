@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, it } from 'vitest';
 import { as } from '../../test/helpers/app.ts';
 import { consoleScreens } from './console-screens.ts';
-import { DEMO_USER, signInCode, startShop } from './harness.ts';
+import { DEMO_USER, searchCatalog, signInCode, startShop } from './harness.ts';
 
 describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
   it('writes docs/screens/*.png', async () => {
@@ -39,18 +39,18 @@ describe.runIf(process.env.SCREENS === '1')('screenshots', () => {
       await page.locator('[data-product="PAPAS-45"]').waitFor();
       await shot('03-catalog-filtered');
       await page.getByLabel('Categoría').selectOption({ label: 'Todas las categorías' });
-      await page.getByRole('searchbox').fill('zzz no existe');
+      await searchCatalog(page, 'zzz no existe');
       await page.getByText('No hay productos que coincidan.').waitFor();
       await shot('04-catalog-empty');
       await page.getByRole('link', { name: /Carrito/ }).click();
       await page.getByText('Tu carrito está vacío.').waitFor();
       await shot('05-cart-empty');
       await page.getByRole('link', { name: /Catálogo/ }).click();
-      await page.getByRole('searchbox').fill('');
+      await searchCatalog(page, '');
       const cola = page.locator('[data-product="COLA-350"]').getByRole('button', { name: /Agregar .*Caja x24/ });
       await cola.click();
       await cola.click();
-      await page.getByRole('searchbox').fill('papas');
+      await searchCatalog(page, 'papas');
       await page.locator('[data-product="PAPAS-45"]').waitFor();
       await page.locator('[data-product="PAPAS-45"]').getByRole('button', { name: /Agregar .*Caja x12/ }).click();
       await page.getByRole('link', { name: /Carrito/ }).click();

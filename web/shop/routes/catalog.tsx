@@ -2,7 +2,7 @@
 // a stepper and the promotions each product takes part in. Filters live in the URL
 // (shareable, and the back button undoes them). Offline, a search or filter runs over the
 // catalog pages this phone already holds (issue 34): at once, said as such, no spinner.
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { catalogQuery, useCatalogFilters, usePromotions, type CatalogItem } from '../../lib/api.ts';
@@ -60,8 +60,11 @@ export default function Catalog() {
   // service worker's copy, like every page).
   const saved = useMemo(() => (online || !filtered ? [] : savedCatalog(queryClient, storeId)), [online, filtered, queryClient, storeId]);
   const fromSaved = !online && filtered && saved.length > 0;
-  // The query the app's boot already asked for this URL (first-data.ts), unless answered from what is saved.
-  const catalog = useInfiniteQuery({ ...catalogQuery(storeId, search), enabled: !fromSaved });
+  // The query the app's boot already asked for this URL (first-data.ts), unless answered
+  // from what is saved. While a new search or filter is asked, the rows shown stay (marked
+  // busy) rather than blinking to a skeleton: a row the buyer is tapping is not torn down,
+  // and one in both answers keeps its chosen size.
+  const catalog = useInfiniteQuery({ ...catalogQuery(storeId, search), enabled: !fromSaved, placeholderData: keepPreviousData });
   // The filters' choices, by name: the categories and brands of what the store can buy.
   const filters = useCatalogFilters(storeId);
   const categories = filters.data?.categories ?? [];
