@@ -167,3 +167,46 @@ export const PRODUCTS_CSV = [
   'PANELA-1K,Panela 1 kg,CAMPO,DESPENSA,',
   '',
 ].join('\n');
+
+/** The visible buttons and link-buttons of the page that are shorter or narrower than 44 px, named. */
+export const smallControls = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button, [role="button"], [role="switch"], summary, .tabs a, .figures a, nav.side a, .acting, select')]
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ el, box }) => box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden')
+      .map(({ el, box }) => {
+        // A switch is its label's: the label is what a finger taps.
+        const target = el.getAttribute('role') === 'switch' ? (el.closest('label') ?? el) : el;
+        const b = target.getBoundingClientRect();
+        return { name: (target.textContent ?? '').trim().slice(0, 40) || target.tagName, height: Math.round(b.height), width: Math.round(b.width) };
+      })
+      .filter((c) => c.height < 44 || c.width < 44),
+  );
+
+/**
+ * Each cell of the first row of the list: its label as shown beside its value (the ::before
+ * of data-label), and whether the cell is as tall as its label laid out (a label that wraps
+ * to two lines must push the next cell down, not run into it). A pseudo-element has no box
+ * to measure: the label's text is laid out in the cell with the ::before's width and font.
+ */
+export const firstRowLabels = (page: Page) =>
+  page.evaluate(() => {
+    const row = document.querySelector('.table-wrap tbody tr')!;
+    return [...row.children].map((cell) => {
+      const before = getComputedStyle(cell, '::before');
+      const probe = document.createElement('div');
+      probe.textContent = cell.getAttribute('data-label');
+      Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', width: before.width, font: before.font, overflowWrap: before.overflowWrap, lineHeight: before.lineHeight });
+      cell.appendChild(probe);
+      const labelHeight = probe.getBoundingClientRect().height;
+      probe.remove();
+      const style = getComputedStyle(cell);
+      const contentHeight = cell.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return {
+        label: cell.getAttribute('data-label'),
+        shown: before.content,
+        display: style.display,
+        labelFits: contentHeight + 0.5 >= labelHeight,
+      };
+    });
+  });

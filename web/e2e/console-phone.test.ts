@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DEMO_USER } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser, ownerWithDemoCatalog } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, firstRowLabels, inBrowser, ownerWithDemoCatalog, smallControls } from './console-harness.ts';
 
 const world = consoleWorld();
 const OWNER = 'duena@norte.test';
@@ -17,32 +17,6 @@ const PHONE = { width: 390, height: 844 };
 
 /** Nothing on the page is wider than the phone: the document does not scroll sideways. */
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-
-/** The visible buttons and link-buttons of the page that are shorter or narrower than 44 px, named. */
-const smallControls = (page: Page) =>
-  page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('button, [role="button"], [role="switch"], .tabs a, .figures a, nav.side a, .acting, select')]
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ el, box }) => box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden')
-      .map(({ el, box }) => {
-        // A switch is its label's: the label is what a finger taps.
-        const target = el.getAttribute('role') === 'switch' ? (el.closest('label') ?? el) : el;
-        const b = target.getBoundingClientRect();
-        return { name: (target.textContent ?? '').trim().slice(0, 40) || target.tagName, height: Math.round(b.height), width: Math.round(b.width) };
-      })
-      .filter((c) => c.height < 44 || c.width < 44),
-  );
-
-/** Each cell of the first row of the list: its label as shown beside its value (the ::before of data-label). */
-const firstRowLabels = (page: Page) =>
-  page.evaluate(() => {
-    const row = document.querySelector('.table-wrap tbody tr')!;
-    return [...row.children].map((cell) => ({
-      label: cell.getAttribute('data-label'),
-      shown: getComputedStyle(cell, '::before').content,
-      display: getComputedStyle(cell).display,
-    }));
-  });
 
 inBrowser('the console on a phone, and the audit log in words', () => {
   it('opens the navigation from a menu, shows lists as labelled cards with 44 px controls, and tells the audit log as sentences', async () => {
@@ -111,8 +85,9 @@ inBrowser('the console on a phone, and the audit log in words', () => {
       const cells = await firstRowLabels(phone);
       expect(cells.length, where).toBeGreaterThan(1);
       for (const cell of cells.filter((c) => c.label !== null)) {
-        expect(cell.display, where).toBe('block');
+        expect(cell.display, where).not.toBe('table-cell');
         expect(cell.shown, where).toBe(JSON.stringify(cell.label));
+        expect(cell.labelFits, `${where}: the label "${cell.label}" is taller than its cell`).toBe(true);
       }
       // Every column with words in its header labels its cells; the headers row is off screen.
       expect(cells.filter((c) => c.label !== null).length, where).toBeGreaterThanOrEqual(2);

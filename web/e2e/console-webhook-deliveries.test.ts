@@ -12,7 +12,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DEMO_USER } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser, ownerWithDemoCatalog } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, firstRowLabels, inBrowser, ownerWithDemoCatalog, smallControls } from './console-harness.ts';
 
 const world = consoleWorld();
 const OWNER = 'integraciones@norte.test';
@@ -82,6 +82,12 @@ inBrowser('the console: webhook deliveries', () => {
     expect(await orderRows(page).first().textContent()).toContain('próximo intento');
     const deliveryId = Number(await orderRows(page).first().getAttribute('data-delivery'));
     await accessible(page, 'webhooks (retrying)');
+    // On the phone the row is a card: every label (the two-line "Última respuesta" too) sits
+    // inside its cell, and every control, the attempts' disclosure included, is 44 px.
+    const labels = (await firstRowLabels(page)).filter((c) => c.label);
+    expect(labels.map((c) => c.label)).toContain('Última respuesta');
+    expect(labels.filter((c) => !c.labelFits).map((c) => c.label)).toEqual([]);
+    expect(await smallControls(page)).toEqual([]);
 
     // The receiver works again; the owner redelivers the retrying delivery: it is that
     // delivery, sent now, and the event reaches the receiver once.
