@@ -4,6 +4,8 @@ import { infiniteQueryOptions, queryOptions, useQuery, type QueryClient } from '
 import { createStoreAppClient, type ResponseData } from 'surtido/client';
 import { session } from './session.ts';
 import type { Language } from './i18n.ts';
+import type { cartLines } from './cart-state.ts';
+import type { DeliveryOption } from './delivery.ts';
 
 export const client = createStoreAppClient({
   baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
@@ -65,6 +67,30 @@ export const promotionsQuery = (storeId: number) =>
     staleTime: 60_000,
   });
 export const usePromotions = (storeId: number) => useQuery(promotionsQuery(storeId));
+
+/** The store's delivery dates (none for a store without a delivery zone). */
+export const deliveryOptionsQuery = (storeId: number) =>
+  queryOptions({
+    queryKey: ['delivery-options', storeId] as const,
+    queryFn: async (): Promise<DeliveryOption[]> => (await client.get('/app/stores/{storeId}/delivery-options', { params: { path: { storeId } } })).data,
+    staleTime: 60_000,
+  });
+
+/** The store's account with its supplier: payment methods and credit (none set: nothing to choose). */
+export const accountQuery = (storeId: number) =>
+  queryOptions({
+    queryKey: ['account', storeId] as const,
+    queryFn: () => client.get('/app/stores/{storeId}/account', { params: { path: { storeId } } }),
+    staleTime: 30_000,
+  });
+
+/** The cart's lines priced by the service, for a delivery date or none. */
+export const pricedCartQuery = (storeId: number, lines: ReturnType<typeof cartLines>, deliveryDate: string | undefined) =>
+  queryOptions({
+    queryKey: ['cart', storeId, lines, deliveryDate] as const,
+    queryFn: async (): Promise<PricedCart> =>
+      client.post('/app/stores/{storeId}/cart', { params: { path: { storeId } }, body: { lines, ...(deliveryDate ? { deliveryDate } : {}) } }),
+  });
 
 /** The catalog's pages: `CATALOG_PAGE` products each, filtered by the URL's search, category and brand. */
 export const CATALOG_PAGE = 24;

@@ -42,6 +42,20 @@ export function countPackages(items: readonly CartItem[]): number {
   return items.reduce((sum, i) => sum + i.quantity, 0);
 }
 
+/** A product's packages in the cart by size, as a string ("1:3,24:2"; "" when none): equal strings, equal lines. */
+export function cartPackages(items: readonly CartItem[], productInternalCode: string): string {
+  return items
+    .filter((i) => i.productInternalCode === productInternalCode)
+    .map((i) => `${i.units}:${i.quantity}`)
+    .join(',');
+}
+
+/** The packages of a size in `cartPackages`' string (0 when none). */
+export function packagesOf(packages: string, units: number): number {
+  const found = packages.split(',').find((p) => p.startsWith(`${units}:`));
+  return found ? Number(found.slice(found.indexOf(':') + 1)) : 0;
+}
+
 /** What the cart endpoint takes. */
 export function cartLines(items: readonly CartItem[]) {
   return items.map(({ productInternalCode, units, quantity }) => ({ productInternalCode, units, quantity }));

@@ -11,7 +11,8 @@
 // error and offline states, as before. Answers are never awaited for their value: a
 // failed one stays in the cache and the page shows it (prefetch never throws).
 import type { QueryClient } from '@tanstack/react-query';
-import { catalogFiltersQuery, catalogQuery, meQuery, ordersQuery, promotionsQuery, unreadQuery } from '../lib/api.ts';
+import { accountQuery, catalogFiltersQuery, catalogQuery, deliveryOptionsQuery, meQuery, ordersQuery, pricedCartQuery, promotionsQuery, unreadQuery } from '../lib/api.ts';
+import { cartLines } from '../lib/cart-state.ts';
 import { session } from '../lib/session.ts';
 
 /** The longest a page waits for its first data before rendering its own loading state. */
@@ -33,7 +34,18 @@ const PAGES: Record<string, Asks> = {
     q.prefetchQuery(catalogFiltersQuery(storeId)),
   ],
   '/promotions': (q, storeId) => [q.prefetchQuery(promotionsQuery(storeId))],
-  '/cart': (q, storeId) => [q.prefetchQuery(promotionsQuery(storeId))],
+  // Everything the cart lays out: its lines' prices, the delivery bar, the payment choice
+  // and the gifts' names. Arriving one by one after the page, each pushed the page down
+  // (layout shifts) and re-rendered it.
+  '/cart': (q, storeId) => {
+    const items = session.cart(storeId);
+    return [
+      q.prefetchQuery(promotionsQuery(storeId)),
+      q.prefetchQuery(deliveryOptionsQuery(storeId)),
+      q.prefetchQuery(accountQuery(storeId)),
+      ...(items.length > 0 ? [q.prefetchQuery(pricedCartQuery(storeId, cartLines(items), undefined))] : []),
+    ];
+  },
   '/orders': (q, storeId) => [q.prefetchQuery(ordersQuery(storeId))],
 };
 

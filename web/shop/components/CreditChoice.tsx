@@ -6,18 +6,12 @@
 // lock, when the order is placed: what this shows is advice from the last account read.
 import { useQuery } from '@tanstack/react-query';
 import { SurtidoApiError } from 'surtido/client';
-import { client } from '../../lib/api.ts';
+import { accountQuery } from '../../lib/api.ts';
 import { useFormat, useT } from '../i18n.tsx';
 
 export type PaymentMethod = 'CASH_ON_DELIVERY' | 'TRANSFER' | 'CREDIT';
-export const accountKey = (storeId: number) => ['account', storeId] as const;
-
 export function useAccount(storeId: number) {
-  return useQuery({
-    queryKey: accountKey(storeId),
-    queryFn: () => client.get('/app/stores/{storeId}/account', { params: { path: { storeId } } }),
-    staleTime: 30_000,
-  });
+  return useQuery(accountQuery(storeId));
 }
 
 export const isCreditRefusal = (error: unknown) => error instanceof SurtidoApiError && (error.code === 'CREDIT_LIMIT_EXCEEDED' || error.code === 'OVERDUE_INVOICES');

@@ -4,21 +4,16 @@
 // A store without a delivery zone gets no options and sees nothing here (today's cart).
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { client } from '../../lib/api.ts';
+import { deliveryOptionsQuery } from '../../lib/api.ts';
 import { cutoffLabel, dayLabel, keepDate, openOptions, timeLeft, type DeliveryOption } from '../../lib/delivery.ts';
 import { useSession } from '../../lib/session.ts';
 import { useFormat, useT } from '../i18n.tsx';
 import { ErrorBox, Loading } from './states.tsx';
 
-export const deliveryOptionsKey = (storeId: number) => ['delivery-options', storeId] as const;
+export const deliveryOptionsKey = (storeId: number) => deliveryOptionsQuery(storeId).queryKey;
 
 export function useDeliveryOptions(storeId: number) {
-  return useQuery({
-    queryKey: deliveryOptionsKey(storeId),
-    queryFn: async (): Promise<DeliveryOption[]> => (await client.get('/app/stores/{storeId}/delivery-options', { params: { path: { storeId } } })).data,
-    staleTime: 60_000,
-    refetchInterval: 5 * 60_000,
-  });
+  return useQuery({ ...deliveryOptionsQuery(storeId), refetchInterval: 5 * 60_000 });
 }
 
 /** The phone's clock, read again every 15 seconds (the countdown shows minutes). */

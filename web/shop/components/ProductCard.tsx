@@ -3,10 +3,10 @@
 // the size the row shows (a tap on another size's price switches it), whose box takes a
 // typed quantity committed on blur or Enter as the cart's does. Five rows fit a phone's
 // first screen (web/e2e/catalog-rows.test.ts measures it).
-import { Link } from '@tanstack/react-router';
-import { memo, useState } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import { memo, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 import type { CatalogItem, Promotion } from '../../lib/api.ts';
-import { MAX_QUANTITY } from '../../lib/cart-state.ts';
+import { MAX_QUANTITY, packagesOf } from '../../lib/cart-state.ts';
 import type { Translate } from '../../lib/i18n.ts';
 import { hasTiers, promotionPhrases } from '../../lib/promotions.ts';
 import { useFormat, useT } from '../i18n.tsx';
@@ -15,10 +15,10 @@ interface Props {
   item: CatalogItem;
   /** The store's promotions page, for tiers the catalog answer does not carry. */
   promotions: readonly Promotion[] | undefined;
-  /** Packages of a size in the cart. */
-  inCart: (units: number) => number;
-  /** Sets the packages of a size in the cart (0 removes the line). */
-  onSet: (units: number, quantity: number) => void;
+  /** This product's packages in the cart by size (`cartPackages`): a string, so a row re-renders only when its own lines change. */
+  inCart: string;
+  /** Sets the packages of a size of the product in the cart (0 removes the line); the same function for every row. */
+  onSet: (item: CatalogItem, units: number, quantity: number) => void;
   /** The first rows' pictures load at once and first; the others when scrolled to. */
   eager?: boolean;
 }
@@ -108,29 +108,43 @@ export function QuantityStepper({ label, quantity, onSet }: { label: string; qua
   );
 }
 
+/**
+ * A link to a product's page, as light as an anchor: a catalog page has two a row, and the
+ * router's Link builds its location and follows the router's state in each (a tenth of
+ * the catalog's first render on a throttled phone). A plain click navigates in the app; a
+ * click with a modifier, or another button, is the browser's (a new tab).
+ */
+function ProductLink({ code, ...rest }: { code: string } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+  const router = useRouter();
+  const open = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    void router.navigate({ to: '/products/$code', params: { code } });
+  };
+  return <a href={`${router.basepath}/products/${encodeURIComponent(code)}`} onClick={open} {...rest} />;
+}
+
 export const ProductCard = memo(function ProductCard({ item, promotions, inCart, onSet, eager }: Props) {
   const t = useT();
   const f = useFormat();
   const badges = useBadges(item, promotions);
   // The size the stepper counts: one already in the cart, else the largest (a box).
   const [chosen, choose] = useState<number | undefined>(undefined);
-  const units = chosen ?? item.sizes.find((s) => inCart(s.units) > 0)?.units ?? item.sizes.at(-1)?.units;
+  const packages = (u: number) => packagesOf(inCart, u);
+  const units = chosen ?? item.sizes.find((s) => packages(s.units) > 0)?.units ?? item.sizes.at(-1)?.units;
   const size = item.sizes.find((s) => s.units === units);
-  const params = { code: item.internalCode };
   return (
     <li className="card compact" data-product={item.internalCode}>
       {/* The picture leads where the name does: one link for a screen reader and the keyboard. */}
-      <Link to="/products/$code" params={params} className="thumb" tabIndex={-1} aria-hidden="true">
+      <ProductLink code={item.internalCode} className="thumb" tabIndex={-1} aria-hidden="true">
         <ProductImage item={item} eager={eager} />
-      </Link>
+      </ProductLink>
       <div className="card-body">
         <div className="card-head">
           <h2 className="card-title">
-            <Link to="/products/$code" params={params}>
-              {item.name}
-            </Link>
+            <ProductLink code={item.internalCode}>{item.name}</ProductLink>
           </h2>
-          {size && <QuantityStepper label={`${item.name} ${sizeLabel(t, size)}`} quantity={inCart(size.units)} onSet={(q) => onSet(size.units, q)} />}
+          {size && <QuantityStepper label={`${item.name} ${sizeLabel(t, size)}`} quantity={packages(size.units)} onSet={(q) => onSet(item, size.units, q)} />}
         </div>
         <ul className="sizes" aria-label={t('catalog.sizesOf', { name: item.name })}>
           {item.sizes.map((s) => (

@@ -4,7 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { client, invalidateStore, useProductNames, usePromotions, type PricedCart } from '../../lib/api.ts';
+import { client, invalidateStore, pricedCartQuery, useProductNames, usePromotions, type PricedCart } from '../../lib/api.ts';
 import { hintTexts, type CartHints } from '../../lib/hints.ts';
 import { cartLines, keepPriced, keptPriced, removeItem, setQuantity, type CartItem } from '../../lib/cart-state.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
@@ -114,8 +114,7 @@ export default function Cart() {
   const names = new Map(items.map((i) => [i.productInternalCode, i.name ?? i.productInternalCode]));
 
   const priced = useQuery({
-    queryKey: ['cart', storeId, lines, deliveryDate],
-    queryFn: async () => (await client.post('/app/stores/{storeId}/cart', { params: { path: { storeId } }, body: { lines, ...dated } })) satisfies PricedCart,
+    ...pricedCartQuery(storeId, lines, deliveryDate),
     // Asked only with a network (the query client believes the browser online until told
     // otherwise, so a page opened offline would fail its retries).
     enabled: lines.length > 0 && online,

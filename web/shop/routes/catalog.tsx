@@ -6,8 +6,8 @@ import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/re
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { catalogQuery, useCatalogFilters, usePromotions, type CatalogItem } from '../../lib/api.ts';
-import { putQuantity } from '../../lib/cart-state.ts';
-import { useCart, useSession } from '../../lib/session.ts';
+import { cartPackages, putQuantity } from '../../lib/cart-state.ts';
+import { session, useCart, useSession } from '../../lib/session.ts';
 import { ProductCard } from '../components/ProductCard.tsx';
 import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
 import { useT } from '../i18n.tsx';
@@ -40,7 +40,7 @@ export default function Catalog() {
   const navigate = useNavigate();
   const go = (next: Partial<typeof search>) => void navigate({ to: '/catalog', search: { ...search, ...next }, replace: 'search' in next });
   const [text, setText] = useState(search.search ?? '');
-  const [items, setItems] = useCart(storeId);
+  const [items] = useCart(storeId);
   const promotions = usePromotions(storeId);
   const online = useOnline();
   const queryClient = useQueryClient();
@@ -73,7 +73,11 @@ export default function Catalog() {
   // A code in the URL that is not a choice (any more) still shows as chosen.
   const unknown = (code: string | undefined, choices: { code: string }[]) => (code !== undefined && !choices.some((c) => c.code === code) ? code : undefined);
 
-  const inCart = useCallback((code: string) => (units: number) => items.find((i) => i.productInternalCode === code && i.units === units)?.quantity ?? 0, [items]);
+  // The same function for every row and render (the rows are memoized): it reads the cart as it is now.
+  const onSet = useCallback(
+    (p: CatalogItem, units: number, quantity: number) => session.saveCart(storeId, putQuantity(session.cart(storeId), { productInternalCode: p.internalCode, units, quantity, name: p.name })),
+    [storeId],
+  );
   const parentOf = (code: string) => categories.find((c) => c.code === code)?.parentCode;
   const products = fromSaved ? filterSaved(saved, filter, parentOf) : ((catalog.data?.pages.flatMap((p) => p.data) ?? []) as CatalogItem[]);
 
@@ -137,8 +141,8 @@ export default function Catalog() {
                 item={p}
                 eager={i < EAGER_ROWS}
                 promotions={promotions.data}
-                inCart={inCart(p.internalCode)}
-                onSet={(units, quantity) => setItems(putQuantity(items, { productInternalCode: p.internalCode, units, quantity, name: p.name }))}
+                inCart={cartPackages(items, p.internalCode)}
+                onSet={onSet}
               />
             ))}
           </ul>
