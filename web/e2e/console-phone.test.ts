@@ -43,6 +43,10 @@ inBrowser('the console on a phone, and the audit log in words', () => {
     await consoleSignIn(world, phone, OWNER);
     await phone.waitForURL('**/console/overview');
 
+    // The top bar takes two rows at most (the menu, the language, "Salir"; the supplier and
+    // the test switch), not three.
+    expect((await phone.locator('header.top').boundingBox())!.height).toBeLessThanOrEqual(112);
+
     // 1. The navigation is behind the menu button.
     // Hidden, it is out of the accessibility tree: found by its element, named by its label.
     const nav = phone.locator('nav.side');
