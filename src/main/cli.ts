@@ -4,25 +4,16 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.ts';
+import type { Kysely } from 'kysely';
 import { ConfigError, developmentConveniences, loadConfig, type Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { BackupError, backupDataDir, restoreDataDir } from '../db/backup.ts';
 import { dataDirWarning, DataDirLockedError, restrictNewFiles } from '../db/data-dir-lock.ts';
 import { migrateToLatest } from '../db/migrator.ts';
-import { createDeps, openDeps, type Deps } from '../deps.ts';
-import * as suppliers from '../modules/suppliers/suppliers.service.ts';
-import * as members from '../modules/members/members.service.ts';
-import * as operators from '../modules/console/console.service.ts';
+import type { DB, MemberRole } from '../db/types.ts';
+import type { Deps } from '../deps.ts';
 import { MEMBER_ROLES } from '../modules/auth/scopes.ts';
-import type { MemberRole } from '../db/types.ts';
-import { signInWarning } from '../modules/store-app/store-app.sign-in.ts';
-import { createDemoSupplierIfEmpty } from './bootstrap.ts';
-import { boundHeapGrowth, closeApi, drainOnSignals, type Stoppable } from './lifecycle.ts';
-import { startWorker } from './worker.ts';
-import { startMetricsServer } from '../observability/metrics-server.ts';
-import { startTracing } from '../observability/tracing.ts';
-import { ensureWebBuild, findWebBuild } from './web-build.ts';
+import type { Stoppable } from './lifecycle.ts';
 
 const USAGE = `usage: surtido <command> [options]
 
@@ -47,7 +38,19 @@ const USAGE = `usage: surtido <command> [options]
 
 Settings come from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, ADMIN_TOKEN ...`;
 
+// The service's parts (the app, its workers, tracing, metrics, the shop's build) are loaded
+// only by the commands that run the service: an operator's command (`operator list`,
+// `supplier create` …) loads the database and its one module, and starts in half the time.
 async function runService(config: Config, withApi: boolean, withWorker: boolean, buildWeb = false) {
+  const [{ buildApp }, { openDeps }, { boundHeapGrowth, closeApi, drainOnSignals }, { startWorker }, { startMetricsServer }, { startTracing }, { ensureWebBuild }] = await Promise.all([
+    import('../app.ts'),
+    import('../deps.ts'),
+    import('./lifecycle.ts'),
+    import('./worker.ts'),
+    import('../observability/metrics-server.ts'),
+    import('../observability/tracing.ts'),
+    import('./web-build.ts'),
+  ]);
   boundHeapGrowth();
   const log = (msg: string) => console.error(`surtido: ${msg}`);
   // `npm start` builds the shop when its sources changed; `npm run api` serves the build there is.
@@ -83,6 +86,7 @@ async function runService(config: Config, withApi: boolean, withWorker: boolean,
 
 /** The demo supplier when the database is empty, then the banner and the sign-in warning. */
 async function announce(config: Config, deps: Deps, app: FastifyInstance, { withApi, withWorker, tracing, metricsPort }: { withApi: boolean; withWorker: boolean; tracing: boolean; metricsPort?: number }) {
+  const [{ findWebBuild }, { createDemoSupplierIfEmpty }, { signInWarning }] = await Promise.all([import('./web-build.ts'), import('./bootstrap.ts'), import('../modules/store-app/store-app.sign-in.ts')]);
   const banner = [`Surtido ${withApi && withWorker ? 'API and worker' : withApi ? 'API' : 'worker'} running on ${deps.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`];
   if (withApi) banner.push(`  API            http://${config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}`, `  docs           ${config.publicUrl}/docs`);
   if (withApi) banner.push(findWebBuild() ? `  shop           ${config.publicUrl}/shop/` : '  shop           not built (run npm run build:web)');
@@ -100,16 +104,19 @@ async function announce(config: Config, deps: Deps, app: FastifyInstance, { with
   if (warning) console.error(`surtido: warning: ${warning}`);
 }
 
-async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>) {
+/** An operator's command: the database, migrated, given to `fn` (which loads its own module); its answer printed as JSON. */
+async function withDatabase<T>(config: Config, fn: (db: Kysely<DB>) => Promise<T>) {
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
-    const deps = await createDeps(config, database);
-    console.log(JSON.stringify(await fn(deps), null, 2));
+    console.log(JSON.stringify(await fn(database.db), null, 2));
   } finally {
     await database.close();
   }
 }
+const suppliersModule = () => import('../modules/suppliers/suppliers.service.ts');
+const membersModule = () => import('../modules/members/members.service.ts');
+const operatorsModule = () => import('../modules/console/console.service.ts');
 
 function requireOption(values: Record<string, unknown>, name: string): string {
   const value = values[name];
@@ -184,33 +191,33 @@ export async function main(argv: string[]) {
       return;
     }
     case 'supplier create':
-      return withDeps(config, (d) => suppliers.createSupplier(d.db, { code: requireOption(values, 'code'), name: requireOption(values, 'name') }));
+      return withDatabase(config, async (db) => (await suppliersModule()).createSupplier(db, { code: requireOption(values, 'code'), name: requireOption(values, 'name') }));
     case 'supplier list':
-      return withDeps(config, (d) => suppliers.listSuppliers(d.db));
+      return withDatabase(config, async (db) => (await suppliersModule()).listSuppliers(db));
     case 'supplier disable':
     case 'supplier enable':
-      return withDeps(config, (d) => suppliers.setSupplierStatus(d.db, supplierId(values), sub === 'enable'));
+      return withDatabase(config, async (db) => (await suppliersModule()).setSupplierStatus(db, supplierId(values), sub === 'enable'));
     case 'member add':
-      return withDeps(config, (d) => members.inviteMember(d.db, supplierId(values), { email: requireOption(values, 'email'), role: roleOf(values) }, `${config.publicUrl}/console/`));
+      return withDatabase(config, async (db) => (await membersModule()).inviteMember(db, supplierId(values), { email: requireOption(values, 'email'), role: roleOf(values) }, `${config.publicUrl}/console/`));
     case 'operator add':
-      return withDeps(config, (d) => operators.addOperator(d.db, requireOption(values, 'email')));
+      return withDatabase(config, async (db) => (await operatorsModule()).addOperator(db, requireOption(values, 'email')));
     case 'operator remove':
-      return withDeps(config, (d) => operators.removeOperator(d.db, requireOption(values, 'email')));
+      return withDatabase(config, async (db) => (await operatorsModule()).removeOperator(db, requireOption(values, 'email')));
     case 'operator list':
-      return withDeps(config, (d) => operators.listOperators(d.db));
+      return withDatabase(config, async (db) => (await operatorsModule()).listOperators(db));
     case 'credentials issue':
-      return withDeps(config, (d) => suppliers.issueCredentials(d.db, supplierId(values), values.scopes?.split(',').map((s) => s.trim()).filter(Boolean)));
+      return withDatabase(config, async (db) => (await suppliersModule()).issueCredentials(db, supplierId(values), values.scopes?.split(',').map((s) => s.trim()).filter(Boolean)));
     case 'credentials revoke':
-      return withDeps(config, (d) => suppliers.revokeCredentials(d.db, requireOption(values, 'client')));
+      return withDatabase(config, async (db) => (await suppliersModule()).revokeCredentials(db, requireOption(values, 'client')));
     case 'webhook set':
-      return withDeps(config, (d) => suppliers.configureWebhook(d.db, supplierId(values), { baseUrl: requireOption(values, 'url'), enabled: !values.disabled }));
+      return withDatabase(config, async (db) => (await suppliersModule()).configureWebhook(db, supplierId(values), { baseUrl: requireOption(values, 'url'), enabled: !values.disabled }));
     case 'webhook rotate':
-      return withDeps(config, (d) => suppliers.rotateWebhookSecret(d.db, supplierId(values)));
+      return withDatabase(config, async (db) => (await suppliersModule()).rotateWebhookSecret(db, supplierId(values)));
     case 'settings set': {
       const raw = requireOption(values, 'minimum-order');
       const minimumOrder = raw === 'none' ? null : Number(raw);
       if (minimumOrder !== null && !(Number.isFinite(minimumOrder) && minimumOrder >= 0)) throw new ConfigError('--minimum-order must be an amount or none');
-      return withDeps(config, (d) => suppliers.updateSettings(d.db, supplierId(values), { minimumOrder }));
+      return withDatabase(config, async (db) => (await suppliersModule()).updateSettings(db, supplierId(values), { minimumOrder }));
     }
     default:
       throw new ConfigError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);

@@ -108,7 +108,9 @@ describe('processes', () => {
   });
 
   // Fifteen CLI processes one after another, each starting Node and opening the database
-  // (on PGlite, loading it): 3 - 4 s each on a slow 2-core machine, past the suite's 60 s.
+  // (on PGlite, loading it): about 3 s each on a 2-core machine (an operator's command loads
+  // the database and its one module, not the service), three times that beside the browser
+  // tests, past the suite's 60 s.
   it('runs migrations and the operators\' commands from the CLI', { timeout: 180_000 }, async () => {
     const env = { ...(await storage()), ADMIN_TOKEN: ADMIN };
     const run = async (...args: string[]) => {
