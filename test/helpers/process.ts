@@ -67,15 +67,19 @@ export function processScope(prefix: string) {
     return child;
   };
 
-  /** On PostgreSQL always a clone of the migrated template; on PGlite an empty folder unless `migrated`. */
+  /**
+   * On PostgreSQL always a clone of the migrated template; on PGlite an empty folder unless
+   * `migrated`. A DATA_DIR of its own either way: the child's stored images go there, not
+   * into the checkout's default `./data`.
+   */
   async function storage(options: { migrated?: boolean } = {}): Promise<Record<string, string>> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `surtido-${prefix}-`));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     if (onPostgres()) {
       const database = await freshDatabase();
       cleanups.push(() => database.close());
-      return { DATABASE_URL: database.url! };
+      return { DATABASE_URL: database.url!, DATA_DIR: dataDir };
     }
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `surtido-${prefix}-`));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     if (options.migrated) fs.cpSync(path.join(inject('pgliteDataDir'), 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
     return { DATA_DIR: dataDir };
   }
