@@ -4,13 +4,11 @@
 // client that asks for none gets the words as stored, today's answers (the default cancel
 // reasons in English), so an API client that never asked sees nothing change, even once
 // its person saved a language (that choice words their messages, ../messages).
-import { acceptedLanguage, type Language } from '../messages/messages.templates.ts';
+import type { Language } from '../messages/messages.templates.ts';
 import { reasonIn } from '../orders/cancel-codes.ts';
 
 /** The buyer's language for this request: its Accept-Language; undefined when it names none (words as stored). */
-export function buyerLanguage(acceptLanguage: string | undefined): Language | undefined {
-  return acceptedLanguage(acceptLanguage);
-}
+export { acceptedLanguage as buyerLanguage } from '../messages/messages.templates.ts';
 
 /** An order as a buyer reads it: its cancellation's reason in the buyer's language (reasonIn). */
 export function wordedOrder<O extends { cancellation: { code: string; reason: string } | null }>(order: O, language: Language | undefined): O {

@@ -10,8 +10,6 @@ import { useSession } from '../../lib/session.ts';
 import { useFormat, useT } from '../i18n.tsx';
 import { ErrorBox, Loading } from './states.tsx';
 
-export const deliveryOptionsKey = (storeId: number) => deliveryOptionsQuery(storeId).queryKey;
-
 export function useDeliveryOptions(storeId: number) {
   return useQuery({ ...deliveryOptionsQuery(storeId), refetchInterval: 5 * 60_000 });
 }

@@ -4,13 +4,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { client, invalidateStore, pricedCartQuery, useProductNames, usePromotions, type PricedCart } from '../../lib/api.ts';
+import { client, deliveryOptionsQuery, invalidateStore, pricedCartQuery, useProductNames, usePromotions, type PricedCart } from '../../lib/api.ts';
 import { hintTexts, type CartHints } from '../../lib/hints.ts';
 import { cartLines, keepPriced, keptPriced, removeItem, setQuantity, type CartItem } from '../../lib/cart-state.ts';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { useCart, useSession } from '../../lib/session.ts';
 import { Empty, ErrorBox, Loading, useOnline } from '../components/states.tsx';
-import { DeliveryBar, deliveryOptionsKey } from '../components/DeliveryBar.tsx';
+import { DeliveryBar } from '../components/DeliveryBar.tsx';
 import { MinimumProgress, minimumBlocks } from '../components/MinimumProgress.tsx';
 import { CaseRuleNotes, learnRules, snapQuantity } from '../components/CaseRules.tsx';
 import { CreditChoice, isCreditRefusal, type PaymentMethod } from '../components/CreditChoice.tsx';
@@ -167,7 +167,7 @@ export default function Cart() {
       await navigate({ to: '/orders/$id', params: { id: String(order.id) }, search: { placed: true } });
     },
     // A date the service no longer takes: ask for the dates again (the bar moves and says so).
-    onError: (error) => void (errorCode(error) === 'CUTOFF_PASSED' || errorCode(error) === 'NOT_A_DELIVERY_DAY' ? queryClient.invalidateQueries({ queryKey: deliveryOptionsKey(storeId) }) : undefined),
+    onError: (error) => void (errorCode(error) === 'CUTOFF_PASSED' || errorCode(error) === 'NOT_A_DELIVERY_DAY' ? queryClient.invalidateQueries({ queryKey: deliveryOptionsQuery(storeId).queryKey }) : undefined),
   });
 
   if (items.length === 0) {
