@@ -18,6 +18,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerRequestMetrics } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { buildSerializer } from './http/serialization.ts';
 import { markIfStorable, validatorCompiler } from './lib/validation.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -69,6 +70,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer } },
   });
   // First, so that every route and hook after it is inside the request's span.
   if (deps.tracing) await app.register(deps.tracing.fastifyPlugin);

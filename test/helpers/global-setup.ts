@@ -63,10 +63,17 @@ export default async function setup(project: TestProject) {
   const db = new Kysely<any>({ dialect: new PGliteDialect(client) });
   await migrateToLatest(db);
   const dump = await client.dumpDataDir('none');
+  // A test file's database needs only the one database it opens ("postgres"): without the
+  // template0 and template1 databases the snapshot holds 400 files, not 1,000, and a file's
+  // PGlite starts in about 0.25 s rather than 0.35 s (over 250 databases a run). The data
+  // folder below keeps all three, as the service makes it.
+  await client.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
+  for (const statement of ['drop database template0', 'drop database template1', 'checkpoint']) await client.exec(statement);
+  const slim = await client.dumpDataDir('none');
   await db.destroy();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-test-'));
   const file = path.join(folder, 'template.tar');
-  fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  fs.writeFileSync(file, Buffer.from(await slim.arrayBuffer()));
   // The same snapshot as a data folder, as the service opens it (src/db/database.ts
   // openPGlite) and writes it: owner-only files and folders (restrictNewFiles).
   const dataDir = path.join(folder, 'data');
