@@ -8,6 +8,9 @@
 // - the page showed its loading skeleton first and its rows later;
 // - the cart asked for its prices, delivery dates and account only once its code had
 //   come, and each answer pushed its lines down as it arrived (layout shift).
+// - the app's first answers, the page's chunk and the first rows' pictures were asked only
+//   once the app's own script had arrived (120 KB, most of a second on slow 4G), not beside
+//   it (web/shop/early.ts).
 // The figures themselves are `npm run bench:web`'s (Lighthouse 12, docs/benchmarks.md).
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
@@ -98,6 +101,41 @@ run('the shop on a cheap phone: what a page shows first (issue 34)', () => {
     await expectAccessible(page, 'catálogo rápido');
     // Asked once: the page found the answer asked at boot (the same query, web/lib/api.ts).
     expect(opened.asked, 'requests for the catalog').toHaveLength(1);
+    await context.close();
+  });
+
+  it('asks for the catalog’s first answers, its chunks and its first pictures before the app’s own code has arrived, each once (web/shop/early.ts)', async () => {
+    const { context, page, storeId } = await signedInPhone();
+    const store = `/app/stores/${storeId}`;
+    const first = [`${store}/catalog?take=24&page=1`, `${store}/promotions`, `${store}/catalog/filters`, '/app/me', '/app/notifications?unread=true&take=1'];
+    const asked = new Map<string, number[]>(first.map((a) => [a, []]));
+    const pictures = new Map<string, number[]>();
+    const start = Date.now();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      const at = Date.now() - start;
+      if (url.pathname.startsWith('/images/')) pictures.set(url.pathname, [...(pictures.get(url.pathname) ?? []), at]);
+      // The page's chunk and the product chunk it imports.
+      const chunk = /^\/shop\/assets\/(catalog|product)-[\w-]+\.js$/.exec(url.pathname)?.[1];
+      asked.get(chunk ?? url.pathname + url.search)?.push(at);
+    });
+    asked.set('catalog', []).set('product', []);
+    // The app's entry (index-<hash>.js) held back: only the early script can ask meanwhile.
+    const opened = await openHoldingChunk(page, '/shop/catalog', 'index', /^$/);
+    await page.locator('[data-product]').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const released = opened.released();
+    expect(released, 'the app’s entry was asked').toBeDefined();
+    for (const [address, times] of asked) {
+      expect(times[0], `${address} asked at ${times[0]} ms, the app let through at ${released} ms`).toBeLessThan(released!);
+      // Asked once: the app took the early answer (the same address its query asks).
+      expect(times, `requests for ${address}`).toHaveLength(1);
+    }
+    // The first rows' pictures too (the largest thing the page paints), each once: the rows
+    // found them loaded rather than asking again for another size.
+    const early = [...pictures.values()].filter((times) => times[0]! < released!);
+    expect(early, 'pictures asked before the app arrived').toHaveLength(6);
+    for (const [picture, times] of pictures) expect(times, `requests for ${picture}`).toHaveLength(1);
     await context.close();
   });
 

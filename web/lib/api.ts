@@ -11,7 +11,27 @@ export const client = createStoreAppClient({
   baseUrl: typeof location === 'undefined' ? 'http://localhost' : location.origin,
   token: () => session.get().token,
   onUnauthorized: () => void session.signOut(),
+  fetch: (input, init) => takeEarly(String(input), init) ?? fetch(input, init),
 });
+
+/**
+ * The answer web/shop/early.ts asked for this address as the page loaded, taken once (a
+ * later read of the same address asks the network); none for a write or another address.
+ * The call's own time limit still holds.
+ */
+function takeEarly(url: string, init: RequestInit | undefined): Promise<Response> | undefined {
+  const early = globalThis.surtidoEarly;
+  if (!early || (init?.method ?? 'GET') !== 'GET') return undefined;
+  const { pathname, search } = new URL(url, location.origin);
+  const asked = early.get(pathname + search);
+  if (!asked) return undefined;
+  early.delete(pathname + search);
+  const signal = init?.signal;
+  return new Promise((resolve, reject) => {
+    asked.then(resolve, reject);
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
 
 /**
  * Signing out ends the session on the service (DELETE /app/session), so the token stops

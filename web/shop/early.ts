@@ -1,0 +1,100 @@
+// The first answers a signed-in page shows, asked by a script of a few hundred bytes that
+// the page loads beside the app (index.html), before the app's 120 KB have arrived (issue
+// 34). On a phone on a slow network the app's script takes most of a second to arrive;
+// the catalog's answer was asked only after it (web/shop/first-data.ts), so the page waited
+// for the two one after the other. Now the two travel at once.
+//
+// It imports nothing, so it is a file of its own and never waits for the app's code. Each
+// answer is kept by its address for the app's client to take once (takeEarly, used by
+// web/lib/api.ts): the addresses here are the ones the app's queries ask (web/lib/api.ts,
+// openapi-fetch's query order), and an address the app does not ask is simply not taken
+// (the app asks for itself, as before). web/e2e/shop-speed.test.ts fails when the page
+// asks any of these twice.
+type Early = Map<string, Promise<Response>>;
+declare global {
+  // eslint-disable-next-line no-var
+  var surtidoEarly: Early | undefined;
+}
+
+const PREFIX = 'surtido.shop.';
+const read = (key: string) => {
+  try {
+    return localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+};
+
+function firstAddresses(): string[] {
+  const token = read('token');
+  const storeId = Number(read('storeId'));
+  if (!token || !(Number(read('expiresAt')) > Date.now()) || !storeId) return [];
+  const page = location.pathname.replace(/^\/shop/, '');
+  const store = `/app/stores/${storeId}`;
+  const every = ['/app/me', '/app/notifications?unread=true&take=1'];
+  if (page === '/catalog') {
+    // The catalog's first page as catalogQuery asks it: the URL's filters, then take and page.
+    const url = new URLSearchParams(location.search);
+    const filters = ['search', 'category', 'brand'].flatMap((name) => (url.get(name) ? [`${name}=${encodeURIComponent(url.get(name)!)}`] : []));
+    return [...every, `${store}/catalog?${[...filters, 'take=24', 'page=1'].join('&')}`, `${store}/promotions`, `${store}/catalog/filters`];
+  }
+  if (page === '/orders') return [...every, `${store}/orders?take=50`];
+  if (page === '/cart') return [...every, `${store}/promotions`, `${store}/delivery-options`, `${store}/account`];
+  return [];
+}
+
+/**
+ * The pictures of the catalog's first rows, asked as soon as its answer is here rather than
+ * once the app has drawn the rows: the largest thing the catalog paints on a phone is the
+ * first row's picture. The same sources and size as the row's <img> (ProductImage in
+ * web/shop/components/ProductCard.tsx), so the browser picks the same file and the row
+ * finds it loaded; as many as the rows drawn eagerly (EAGER_ROWS in routes/catalog.tsx).
+ */
+const FIRST_PICTURES = 6;
+type CatalogAnswer = { data?: { imageUrls?: Record<'160' | '480' | '1024', string> | null }[] };
+function preloadPictures(answer: Response) {
+  if (!answer.ok) return;
+  answer
+    .clone()
+    .json()
+    .then((page: CatalogAnswer) => {
+      for (const { imageUrls: urls } of page.data?.slice(0, FIRST_PICTURES) ?? []) {
+        if (!urls) continue;
+        const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'image', href: urls['160'] });
+        link.setAttribute('imagesrcset', `${urls['160']} 160w, ${urls['480']} 480w, ${urls['1024']} 1024w`);
+        link.setAttribute('imagesizes', '64px');
+        link.setAttribute('fetchpriority', 'high');
+        document.head.append(link);
+      }
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * The opening page's own chunk, asked now rather than once the app has arrived and booted
+ * (web/shop/main.tsx asks it then, and finds it here): the build writes each page's chunk
+ * into the page as data (web/vite.config.ts, earlyScript).
+ */
+function preloadPageChunk() {
+  try {
+    const pages = JSON.parse(document.getElementById('surtido-pages')?.textContent ?? '{}') as Record<string, string[]>;
+    for (const chunk of pages[location.pathname.replace(/^\/shop/, '')] ?? []) {
+      document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: chunk, crossOrigin: '' }));
+    }
+  } catch {
+    // No data (the development server): the app asks for the chunk itself.
+  }
+}
+if (firstAddresses().length > 0) preloadPageChunk();
+
+const early: Early = new Map();
+for (const address of firstAddresses()) {
+  const asked = fetch(address, { headers: { authorization: `Bearer ${read('token')}` } });
+  // A failed early answer is not taken: the app asks again with its own retries.
+  asked.catch(() => early.delete(address));
+  if (address.includes('/catalog?')) void asked.then(preloadPictures, () => undefined);
+  early.set(address, asked);
+}
+globalThis.surtidoEarly = early;
+
+export {};
