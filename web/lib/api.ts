@@ -14,6 +14,11 @@ export const client = createStoreAppClient({
   fetch: (input, init) => takeEarly(String(input), init) ?? fetch(input, init),
 });
 
+declare global {
+  /** What web/shop/early.ts asked as the page loaded, by address (path and query). */
+  var surtidoEarly: Map<string, Promise<Response>> | undefined;
+}
+
 /**
  * The answer web/shop/early.ts asked for this address as the page loaded, taken once (a
  * later read of the same address asks the network); none for a write or another address.

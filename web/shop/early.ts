@@ -10,11 +10,8 @@
 // openapi-fetch's query order), and an address the app does not ask is simply not taken
 // (the app asks for itself, as before). web/e2e/shop-speed.test.ts fails when the page
 // asks any of these twice.
-type Early = Map<string, Promise<Response>>;
-declare global {
-  // eslint-disable-next-line no-var
-  var surtidoEarly: Early | undefined;
-}
+// The map's type is declared where the app reads it (web/lib/api.ts).
+type Early = NonNullable<typeof globalThis.surtidoEarly>;
 
 const PREFIX = 'surtido.shop.';
 const read = (key: string) => {
