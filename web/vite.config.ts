@@ -24,7 +24,8 @@ const PROXIED: Record<WebApp, string[]> = {
  * before the app, with `async`: every module script of an HTML page is bundled into its one
  * entry, which would make the early script wait for the whole app. Before it, the pages'
  * chunks by page (`/catalog`: web/shop/routes/catalog.tsx's chunk and those it imports
- * beyond the entry's), as data the early script reads to ask for the opening page's too.
+ * beyond the entry's) in a <meta> (data, not a script: the policy allows no inline one),
+ * which the early script reads to ask for the opening page's too.
  */
 function earlyScript(root: string): Plugin {
   const source = path.join(root, 'early.ts');
@@ -48,7 +49,7 @@ function earlyScript(root: string): Plugin {
           ),
         );
         return [
-          { tag: 'script', attrs: { type: 'application/json', id: 'surtido-pages' }, children: JSON.stringify(pages), injectTo: 'head-prepend' },
+          { tag: 'meta', attrs: { name: 'surtido-pages', content: JSON.stringify(pages) }, injectTo: 'head-prepend' },
           { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: early ? `/shop/${early.fileName}` : '/shop/early.ts' }, injectTo: 'head-prepend' },
         ];
       },

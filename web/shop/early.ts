@@ -1,15 +1,15 @@
-// The first answers a signed-in page shows, asked by a script of a few hundred bytes that
-// the page loads beside the app (index.html), before the app's 120 KB have arrived (issue
-// 34). On a phone on a slow network the app's script takes most of a second to arrive;
-// the catalog's answer was asked only after it (web/shop/first-data.ts), so the page waited
-// for the two one after the other. Now the two travel at once.
+// The first answers a signed-in page shows, asked by a script of about 1 KB that the page
+// loads beside the app (web/vite.config.ts writes its tag), before the app's 118 KB have
+// arrived (issue 34). On a phone on a slow network the app's script takes most of a second
+// to arrive; the catalog's answer was asked only after it (web/shop/first-data.ts), then
+// the page's chunk, then its pictures, one after the other. Now they travel at once.
 //
 // It imports nothing, so it is a file of its own and never waits for the app's code. Each
-// answer is kept by its address for the app's client to take once (takeEarly, used by
-// web/lib/api.ts): the addresses here are the ones the app's queries ask (web/lib/api.ts,
-// openapi-fetch's query order), and an address the app does not ask is simply not taken
-// (the app asks for itself, as before). web/e2e/shop-speed.test.ts fails when the page
-// asks any of these twice.
+// answer is kept by its address for the app's client to take once (takeEarly in
+// web/lib/api.ts): the addresses here are the ones the app's first queries ask
+// (first-data.ts's pages, in openapi-fetch's query order), and an address the app does not
+// ask is simply not taken (the app asks for itself, as before). web/e2e/shop-speed.test.ts
+// fails when the page asks any of these twice.
 // The map's type is declared where the app reads it (web/lib/api.ts).
 type Early = NonNullable<typeof globalThis.surtidoEarly>;
 
@@ -68,13 +68,13 @@ function preloadPictures(answer: Response) {
 }
 
 /**
- * The opening page's own chunk, asked now rather than once the app has arrived and booted
- * (web/shop/main.tsx asks it then, and finds it here): the build writes each page's chunk
- * into the page as data (web/vite.config.ts, earlyScript).
+ * The opening page's chunks (its own and those it imports beyond the app's entry), asked
+ * now rather than once the app has arrived and booted (web/shop/main.tsx asks them then,
+ * and finds them here): the build writes them into the page as data (web/vite.config.ts).
  */
 function preloadPageChunk() {
   try {
-    const pages = JSON.parse(document.getElementById('surtido-pages')?.textContent ?? '{}') as Record<string, string[]>;
+    const pages = JSON.parse(document.querySelector('meta[name="surtido-pages"]')?.getAttribute('content') ?? '{}') as Record<string, string[]>;
     for (const chunk of pages[location.pathname.replace(/^\/shop/, '')] ?? []) {
       document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: chunk, crossOrigin: '' }));
     }
@@ -82,10 +82,11 @@ function preloadPageChunk() {
     // No data (the development server): the app asks for the chunk itself.
   }
 }
-if (firstAddresses().length > 0) preloadPageChunk();
+const addresses = firstAddresses();
+if (addresses.length > 0) preloadPageChunk();
 
 const early: Early = new Map();
-for (const address of firstAddresses()) {
+for (const address of addresses) {
   const asked = fetch(address, { headers: { authorization: `Bearer ${read('token')}` } });
   // A failed early answer is not taken: the app asks again with its own retries.
   asked.catch(() => early.delete(address));
@@ -93,5 +94,8 @@ for (const address of firstAddresses()) {
   early.set(address, asked);
 }
 globalThis.surtidoEarly = early;
+// Only for the app's first asks: what it has not taken after half a minute (a page it did
+// not open after all) is dropped, so a later read never gets an old answer.
+setTimeout(() => early.clear(), 30_000);
 
 export {};
