@@ -49,12 +49,17 @@ export function startApp({ router, queryClient, session, signInPath = '/sign-in'
   });
   document.documentElement.lang = session.get().language;
 
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>,
+  // The first render too is a transition, rendered in slices (renderedInTransition below):
+  // as a blocking update the app's frame and the router were one task before the page's.
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </StrictMode>,
+    ),
   );
 }
 
