@@ -65,8 +65,8 @@ export default async function setup(project: TestProject) {
   const dump = await client.dumpDataDir('none');
   // A test file's database needs only the one database it opens ("postgres"): without the
   // template0 and template1 databases the snapshot holds 400 files, not 1,000, and a file's
-  // PGlite starts in about 0.25 s rather than 0.35 s (over 250 databases a run). The data
-  // folder below keeps all three, as the service makes it.
+  // PGlite starts in about 0.35 s rather than 0.45 s (docs/benchmarks.md, "The test suite's
+  // time"). The data folder below keeps all three, as the service makes it.
   await client.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
   for (const statement of ['drop database template0', 'drop database template1', 'checkpoint']) await client.exec(statement);
   const slim = await client.dumpDataDir('none');
