@@ -27,7 +27,7 @@ const PROXIED: Record<WebApp, string[]> = {
  * beyond the entry's) in a <meta> (data, not a script: the policy allows no inline one),
  * which the early script reads to ask for the opening page's too.
  */
-function earlyScript(root: string): Plugin {
+function earlyScript(root: string, base: string): Plugin {
   const source = path.join(root, 'early.ts');
   const routes = path.join(root, 'routes') + path.sep;
   return {
@@ -44,13 +44,13 @@ function earlyScript(root: string): Plugin {
         const pages = Object.fromEntries(
           chunks.flatMap((c) =>
             c.facadeModuleId?.startsWith(routes)
-              ? [[`/${path.basename(c.facadeModuleId, '.tsx')}`, [c.fileName, ...c.imports.filter((i) => !loaded.has(i))].map((f) => `/shop/${f}`)]]
+              ? [[`/${path.basename(c.facadeModuleId, '.tsx')}`, [c.fileName, ...c.imports.filter((i) => !loaded.has(i))].map((f) => `${base}${f}`)]]
               : [],
           ),
         );
         return [
           { tag: 'meta', attrs: { name: 'surtido-pages', content: JSON.stringify(pages) }, injectTo: 'head-prepend' },
-          { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: early ? `/shop/${early.fileName}` : '/shop/early.ts' }, injectTo: 'head-prepend' },
+          { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `${base}${early ? early.fileName : 'early.ts'}` }, injectTo: 'head-prepend' },
         ];
       },
     },
@@ -61,7 +61,7 @@ export function webAppConfig(app: WebApp): UserConfigFnObject {
   return defineConfig(({ command }) => ({
     root: path.join(here, app),
     base: `/${app}/`,
-    plugins: [react(), ...(app === 'shop' ? [earlyScript(path.join(here, app))] : [])],
+    plugins: [react(), ...(app === 'shop' ? [earlyScript(path.join(here, app), `/${app}/`)] : [])],
     // A build is always the production one, whatever NODE_ENV the building process has (tests run with `test`).
     ...(command === 'build' ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
     resolve: {

@@ -22,11 +22,13 @@ const read = (key: string) => {
   }
 };
 
+/** The page opened, without the app's base ("/catalog"). */
+const page = location.pathname.replace(/^\/shop/, '');
+
 function firstAddresses(): string[] {
   const token = read('token');
   const storeId = Number(read('storeId'));
   if (!token || !(Number(read('expiresAt')) > Date.now()) || !storeId) return [];
-  const page = location.pathname.replace(/^\/shop/, '');
   const store = `/app/stores/${storeId}`;
   const every = ['/app/me', '/app/notifications?unread=true&take=1'];
   if (page === '/catalog') {
@@ -75,7 +77,7 @@ function preloadPictures(answer: Response) {
 function preloadPageChunk() {
   try {
     const pages = JSON.parse(document.querySelector('meta[name="surtido-pages"]')?.getAttribute('content') ?? '{}') as Record<string, string[]>;
-    for (const chunk of pages[location.pathname.replace(/^\/shop/, '')] ?? []) {
+    for (const chunk of pages[page] ?? []) {
       document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: chunk, crossOrigin: '' }));
     }
   } catch {
