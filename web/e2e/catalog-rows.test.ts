@@ -220,11 +220,16 @@ run('a denser catalog, a product page, offline cart and search, badge plurals', 
     expect(lineText).toMatch(/\$/);
 
     await context.setOffline(true);
+    // Offline nothing asks for prices (the page shows the kept ones): a request that can
+    // only fail made the page wait out its retries before showing them (about 3 s).
+    const priced: string[] = [];
+    page.on('request', (r) => void (r.method() === 'POST' && new URL(r.url()).pathname === `/app/stores/${storeId}/cart` && priced.push(r.url())));
     await page.reload();
     await page.getByRole('heading', { name: 'Carrito', level: 1 }).waitFor();
     await total.waitFor({ timeout: 5_000 });
     // And they stay: no retries ending in an error (three tries take about three seconds).
     await page.waitForTimeout(4_000);
+    expect(priced, 'prices asked offline').toEqual([]);
     expect((await total.textContent())!.trim()).toBe(online);
     expect((await line.textContent())!).toBe(lineText);
     expect(await page.locator('main .loading').count()).toBe(0);

@@ -43,7 +43,9 @@ const PAGES: Record<string, Asks> = {
       q.prefetchQuery(promotionsQuery(storeId)),
       q.prefetchQuery(deliveryOptionsQuery(storeId)),
       q.prefetchQuery(accountQuery(storeId)),
-      ...(items.length > 0 ? [q.prefetchQuery(pricedCartQuery(storeId, cartLines(items), undefined))] : []),
+      // Priced only with a network, as the page asks it: offline the page shows the last
+      // prices it kept, and would otherwise wait out this prefetch's retries first.
+      ...(items.length > 0 && navigator.onLine ? [q.prefetchQuery(pricedCartQuery(storeId, cartLines(items), undefined))] : []),
     ];
   },
   '/orders': (q, storeId) => [q.prefetchQuery(ordersQuery(storeId))],
