@@ -15,7 +15,7 @@ import type { MessageWorker, MessageWorkerOptions } from '../../src/modules/mess
 import type { DispatcherOptions, WebhookDispatcher } from '../../src/modules/webhooks/webhooks.dispatcher.ts';
 import type { Send } from '../../support/net.ts';
 import { createSupplier, issueCredentials, logIn, runBatch, submitBatch, waitForBatches } from '../../support/service.ts';
-import { freshDatabase } from './database.ts';
+import { freshDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -83,6 +83,8 @@ export async function createTestApp(
     messages?: Partial<MessageWorkerOptions>;
     /** The web apps' build folder the app serves (default: the current build). */
     webBuildDir?: string;
+    /** The app's database (default: a fresh one, freshDatabase()); the app closes it. */
+    database?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
   const dataDir = options.images && !options.env?.DATA_DIR ? fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-images-')) : undefined;
@@ -100,7 +102,7 @@ export async function createTestApp(
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...options.env,
   });
-  const database = await freshDatabase();
+  const database = options.database ?? (await freshDatabase());
   const notifier = new MemoryNotifier();
   const deps = await createDeps(config, database, { clock: options.clock, ...(options.notifier === false ? {} : { notifier }) });
   const app = await buildApp(deps, { logger: options.logger ?? false, webBuildDir: options.webBuildDir });

@@ -11,8 +11,19 @@ const require = createRequire(import.meta.url);
 
 export const onPostgres = () => Boolean(process.env.DATABASE_URL);
 
-/** A fresh, migrated database of its own for the calling test file. */
-export async function freshDatabase(): Promise<Database & { url?: string }> {
+export interface TestDatabase extends Database {
+  /** On PostgreSQL: the database's address. */
+  url?: string;
+  /** On PGlite: the database as it is now, a data folder's tar that `freshDatabase({ from })` starts another from. */
+  dump?(): Promise<Blob>;
+}
+
+/**
+ * A fresh database of its own for the calling test file: the run's migrated template, or on
+ * PGlite `from`, a dump of another test database (a world set up once and used by several
+ * files, each with its own copy).
+ */
+export async function freshDatabase(options: { from?: Blob } = {}): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (base) {
     // Named after the run (the template's pid), so a run's teardown drops only its own.
@@ -33,8 +44,8 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
     };
   }
   const { template, pgliteWasmModule, fsBundle } = await pgliteParts();
-  const client = await PGlite.create({ loadDataDir: template, pgliteWasmModule, fsBundle, parsers: pgliteParsers });
-  return wrapPGlite(client);
+  const client = await PGlite.create({ loadDataDir: options.from ?? template, pgliteWasmModule, fsBundle, parsers: pgliteParsers });
+  return { ...wrapPGlite(client), dump: () => client.dumpDataDir('none') };
 }
 
 /**

@@ -25,6 +25,12 @@ declare module 'vitest' {
     /** A migrated PGlite data folder (DATA_DIR/pglite) to copy; empty on PostgreSQL. */
     pgliteDataDir: string;
     postgresTemplate: string;
+    /**
+     * On PGlite, a folder (not yet made) where the first browser test file to need it keeps
+     * the demo shop it set up, for the others to start from (web/e2e/harness.ts); empty on
+     * PostgreSQL.
+     */
+    shopSnapshot: string;
   }
 }
 
@@ -48,6 +54,7 @@ export default async function setup(project: TestProject) {
     project.provide('postgresTemplate', name);
     project.provide('pgliteTemplate', '');
     project.provide('pgliteDataDir', '');
+    project.provide('shopSnapshot', '');
     return async () => {
       // Drop what this run's files left (they drop their own; a crashed file may not have),
       // and nothing of another run on the same server.
@@ -88,5 +95,6 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteTemplate', file);
   project.provide('pgliteDataDir', dataDir);
   project.provide('postgresTemplate', '');
+  project.provide('shopSnapshot', path.join(folder, 'shop'));
   return () => fs.rmSync(folder, { recursive: true, force: true });
 }

@@ -5,18 +5,22 @@
 // receiver that verifies signatures, and Debian's Chromium driven by playwright-core at a
 // phone's size, with the service's Content-Security-Policy on (watchPolicy).
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { demoImageSvg } from '../../src/http/demo-images.routes.ts';
 import { createRequire } from 'node:module';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
 import { DEMO_USER, demoImageColour, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../../test/helpers/app.ts';
+import { as, createTestApp, injectSend, type TestApp, type TestSupplier } from '../../test/helpers/app.ts';
+import { freshDatabase, type TestDatabase } from '../../test/helpers/database.ts';
+import { logIn } from '../../support/service.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -67,32 +71,37 @@ export async function startImageHost(): Promise<http.Server> {
   return host;
 }
 
-/** `clock`: the service's time (a test that needs a given weekday and hour moves it forward). */
+/**
+ * `clock`: the service's time (a test that needs a given weekday and hour moves it forward).
+ *
+ * The demo shop is set up through the API once per run (on PGlite; docs/benchmarks.md, "The
+ * test suite's time"): the first file to start one seeds it as below and keeps it, its
+ * database dumped, its pictures' data folder and its supplier's credentials, in the folder
+ * the run provides (`shopSnapshot`); every other file waits for that and starts its own
+ * service on a copy of it. A file with a clock of its own takes the kept shop only if it is
+ * there already, else seeds its own (a kept shop must not carry one file's moved time).
+ */
 export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> {
-  const buildDir = await ensureWebBuild();
+  await ensureWebBuild();
   const port = await freePort();
   const imageHost = await startImageHost();
-  const t = await createTestApp({ dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, clock: options.clock });
-  const supplier = await t.supplier('DEMO');
-  await seedDemoCatalog(
-    (method, url, body) =>
-      as(t, supplier, method, url, body).then((r) => {
-        if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
-        return r.json();
-      }),
-    async (ids) => {
-      const statuses = await t.waitForBatches(supplier, ids);
-      for (const s of statuses) if (s.failed > 0) throw new Error(`seed batch failed: ${JSON.stringify(s)}`);
-    },
-    { imageBase: `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}` },
-  );
-  // Every picture made into the service's versions before a page shows it.
-  for (const deadline = Date.now() + 120_000; ; ) {
-    const { rows } = await sql<{ status: string; n: number }>`select status, count(*)::int as n from images group by status`.execute(t.deps.db);
-    if (rows.some((r) => r.status === 'failed')) throw new Error(`demo images failed: ${JSON.stringify(rows)}`);
-    if (rows.length > 0 && rows.every((r) => r.status === 'ready')) break;
-    if (Date.now() > deadline) throw new Error(`demo images not ready: ${JSON.stringify(rows)}`);
-    await new Promise((r) => setTimeout(r, 50));
+  const keptIn = inject('shopSnapshot');
+  const kept = !keptIn ? undefined : options.clock ? readKeptShop(keptIn) : claimed(keptIn) ? 'mine' : await waitForKeptShop(keptIn);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-shop-'));
+  if (typeof kept === 'object') fs.cpSync(path.join(keptIn, 'data'), dataDir, { recursive: true });
+  const database = await freshDatabase(typeof kept === 'object' ? { from: new Blob([fs.readFileSync(path.join(keptIn, 'database.tar'))]) } : {});
+  const t = await createTestApp({ database, dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir }, clock: options.clock });
+  let supplier: TestSupplier;
+  if (typeof kept === 'object') {
+    supplier = { ...kept, ...(await logIn(injectSend(t.app), kept)) };
+  } else {
+    try {
+      supplier = await seedShop(t, `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}`);
+      if (kept === 'mine') await keepShop(keptIn, database, dataDir, supplier);
+    } catch (error) {
+      if (kept === 'mine') fs.writeFileSync(path.join(keptIn, 'failed'), String(error instanceof Error ? error.stack : error));
+      throw error;
+    }
   }
 
   // The supplier's webhook receiver: keeps every verified call.
@@ -114,7 +123,6 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
   const hook = await t.admin('PUT', `/admin/suppliers/${supplier.id}/webhook`, { baseUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`, enabled: true });
   secret = hook.json().secret;
 
-  void buildDir;
   await t.app.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
   const browser = await launchChromium();
@@ -133,8 +141,74 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
       await new Promise((r) => receiver.close(r));
       await new Promise((r) => imageHost.close(r));
       await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The demo catalog through the supplier API, its pictures drawn by `imageBase` and made into the service's versions. */
+async function seedShop(t: TestApp, imageBase: string): Promise<TestSupplier> {
+  const supplier = await t.supplier('DEMO');
+  await seedDemoCatalog(
+    (method, url, body) =>
+      as(t, supplier, method, url, body).then((r) => {
+        if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
+        return r.json();
+      }),
+    async (ids) => {
+      const statuses = await t.waitForBatches(supplier, ids);
+      for (const s of statuses) if (s.failed > 0) throw new Error(`seed batch failed: ${JSON.stringify(s)}`);
+    },
+    { imageBase },
+  );
+  // Every picture made into the service's versions before a page shows it.
+  for (const deadline = Date.now() + 120_000; ; ) {
+    const { rows } = await sql<{ status: string; n: number }>`select status, count(*)::int as n from images group by status`.execute(t.deps.db);
+    if (rows.some((r) => r.status === 'failed')) throw new Error(`demo images failed: ${JSON.stringify(rows)}`);
+    if (rows.length > 0 && rows.every((r) => r.status === 'ready')) break;
+    if (Date.now() > deadline) throw new Error(`demo images not ready: ${JSON.stringify(rows)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return supplier;
+}
+
+/** The kept shop's supplier: its id, code and credentials (each file logs in for its own token). */
+type KeptShop = Pick<TestSupplier, 'id' | 'code' | 'apiKey' | 'clientId' | 'clientSecret'>;
+
+/** Whether this file is the one to keep the shop: the first to make the folder. */
+function claimed(folder: string): boolean {
+  try {
+    fs.mkdirSync(folder);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** The kept shop once its keeper wrote it (`supplier.json` is written last), else undefined; a keeper's failure is thrown. */
+function readKeptShop(folder: string): KeptShop | undefined {
+  const failed = path.join(folder, 'failed');
+  if (fs.existsSync(failed)) throw new Error(`the file that set up the demo shop failed: ${fs.readFileSync(failed, 'utf8')}`);
+  const file = path.join(folder, 'supplier.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as KeptShop) : undefined;
+}
+
+async function waitForKeptShop(folder: string): Promise<KeptShop> {
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const kept = readKeptShop(folder);
+    if (kept) return kept;
+  }
+  throw new Error(`the demo shop was not kept in ${folder} within 180 s`);
+}
+
+async function keepShop(folder: string, database: TestDatabase, dataDir: string, supplier: TestSupplier) {
+  await sql`checkpoint`.execute(database.db);
+  fs.writeFileSync(path.join(folder, 'database.tar'), Buffer.from(await (await database.dump!()).arrayBuffer()));
+  fs.cpSync(dataDir, path.join(folder, 'data'), { recursive: true });
+  const { id, code, apiKey, clientId, clientSecret } = supplier;
+  fs.writeFileSync(path.join(folder, 'supplier.json.part'), JSON.stringify({ id, code, apiKey, clientId, clientSecret } satisfies KeptShop));
+  fs.renameSync(path.join(folder, 'supplier.json.part'), path.join(folder, 'supplier.json'));
 }
 
 /**
