@@ -93,7 +93,7 @@ describe('an integration built in test mode', () => {
   it('loads the 14 steps, receives each event signed, and completes the checklist', async () => {
     const batch = async (path: string, body: unknown) => {
       const { batchId } = await (surtido.post as (p: string, o: unknown) => Promise<{ batchId: string[] }>)(path, { body });
-      const outcome = await surtido.waitForBatch(batchId);
+      const outcome = await surtido.waitForBatch(batchId, undefined, { pollMs: 50 });
       expect(outcome.failed, JSON.stringify(outcome.failed)).toEqual([]);
     };
     await surtido.post('/grouper/stock', { body: { internalCode: 'W1', name: 'Warehouse' } });

@@ -7,7 +7,7 @@
 // their days past due and PDFs, and the payment with what it was applied to. Runs in the
 // PGlite pass only (skipped when DATABASE_URL is set); fails when Chromium is missing.
 import { expect, it } from 'vitest';
-import { accessible, consoleSignIn, consoleWorld, inBrowser, ownerWithDemoCatalog } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, ownerWithDemoCatalog, POLL } from './console-harness.ts';
 
 const world = consoleWorld();
 const OWNER = 'cartera@norte.test';
@@ -38,7 +38,7 @@ inBrowser('the console: receivables by age and a store’s account', () => {
     const sent = await surtido.post('/batch/invoice', {
       body: { upsert: [invoice('FAC-1', 50_000, 10), invoice('FAC-2', 30_000, -15), invoice('FAC-3', 20_000, -45), invoice('FAC-4', 10_000, -90)] },
     });
-    expect((await surtido.waitForBatch(sent.batchId)).failed).toEqual([]);
+    expect((await surtido.waitForBatch(sent.batchId, undefined, POLL)).failed).toEqual([]);
     const paid = await surtido.post('/batch/payment', {
       body: {
         upsert: [
@@ -53,7 +53,7 @@ inBrowser('the console: receivables by age and a store’s account', () => {
         ],
       },
     });
-    expect((await surtido.waitForBatch(paid.batchId)).failed).toEqual([]);
+    expect((await surtido.waitForBatch(paid.batchId, undefined, POLL)).failed).toEqual([]);
 
     const page = await (await world.desktop()).newPage();
     await consoleSignIn(world, page, OWNER);

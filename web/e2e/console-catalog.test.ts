@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { createSurtidoClient, type SurtidoClient } from '../../src/client/index.ts';
 import { DEMO_STORE, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, POLL } from './console-harness.ts';
 
 const world = consoleWorld({ images: true });
 let surtido: SurtidoClient;
@@ -42,7 +42,7 @@ beforeAll(async () => {
   await seedDemoCatalog(
     (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
     async (ids) => {
-      const outcome = await surtido.waitForBatch(ids);
+      const outcome = await surtido.waitForBatch(ids, undefined, POLL);
       expect(outcome.failed).toEqual([]);
     },
   );
@@ -55,7 +55,7 @@ beforeAll(async () => {
       ],
     },
   });
-  expect((await surtido.waitForBatch(batchId)).failed).toEqual([]);
+  expect((await surtido.waitForBatch(batchId, undefined, POLL)).failed).toEqual([]);
   const imageStatus = async (code: string) => (await surtido.get('/product/{code}', { params: { path: { code } } })).imageStatus;
   for (const deadline = Date.now() + 60_000; ; ) {
     const states = [await imageStatus('COLA-350'), await imageStatus('LIMA-350')];

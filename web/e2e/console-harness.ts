@@ -105,6 +105,13 @@ export async function consoleSignIn(world: ConsoleWorld, page: Page, email: stri
   await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
 }
 
+/**
+ * How often a test polls a batch it waits for (the SDK's waitForBatch): every 50 ms. The SDK's
+ * default second is an integrator's pace; in a test it was most of a seed's time (six
+ * batches, a second each, for work done in a tenth of that).
+ */
+export const POLL = { pollMs: 50 } as const;
+
 /** The console's browser tests run in the PGlite pass only (skipped when DATABASE_URL is set). */
 export const inBrowser = process.env.DATABASE_URL ? describe.skip : describe;
 
@@ -148,7 +155,7 @@ export async function ownerWithDemoCatalog(world: ConsoleWorld, owner: string) {
   const surtido = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: credential.apiKey, clientId: credential.clientId, clientSecret: credential.clientSecret });
   await seedDemoCatalog(
     (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
-    async (ids) => expect((await surtido.waitForBatch(ids)).failed).toEqual([]),
+    async (ids) => expect((await surtido.waitForBatch(ids, undefined, POLL)).failed).toEqual([]),
   );
   return { supplier: supplier as { id: number; code: string }, surtido };
 }

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser, PRODUCTS_CSV } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, POLL, PRODUCTS_CSV } from './console-harness.ts';
 
 const world = consoleWorld();
 
@@ -61,7 +61,7 @@ inBrowser('imports in the console', () => {
     const erp = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: credential.apiKey, clientId: credential.clientId, clientSecret: credential.clientSecret });
     await seedDemoCatalog(
       (method, url, body) => (erp as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
-      async (ids) => void (await erp.waitForBatch(ids)),
+      async (ids) => void (await erp.waitForBatch(ids, undefined, POLL)),
     );
 
     // The manager finds the imports page empty, with the upload and each kind's columns.

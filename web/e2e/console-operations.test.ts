@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, OPERATOR, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, OPERATOR, POLL } from './console-harness.ts';
 
 const world = consoleWorld();
 
@@ -45,7 +45,7 @@ inBrowser('the console: batches, webhook settings, audit log, the operators’ s
     await seedDemoCatalog(
       (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
       async (ids) => {
-        const outcome = await surtido.waitForBatch(ids);
+        const outcome = await surtido.waitForBatch(ids, undefined, POLL);
         expect(outcome.failed).toEqual([]);
       },
     );
@@ -60,11 +60,11 @@ inBrowser('the console: batches, webhook settings, audit log, the operators’ s
       },
     });
     const badId = bad.batchId[0]!;
-    expect((await surtido.waitForBatch(bad.batchId, undefined, { pollMs: 100 })).failed).toHaveLength(2);
+    expect((await surtido.waitForBatch(bad.batchId, undefined, POLL)).failed).toHaveLength(2);
     // And one whose every item fails: a batch "failed" as a whole.
     const lost = await surtido.post('/batch/stock/grouper', { body: { upsert: [{ grouperCode: 'BODEGA-DEMO', productInternalCode: 'NO-EXISTE', available: true }] } });
     const lostId = lost.batchId[0]!;
-    expect((await surtido.waitForBatch(lost.batchId, undefined, { pollMs: 100 })).failed).toHaveLength(1);
+    expect((await surtido.waitForBatch(lost.batchId, undefined, POLL)).failed).toHaveLength(1);
 
     // The owner: the batches list, newest first, who sent each, the counts; filtered by state in the URL.
     const owner = await (await world.desktop()).newPage();

@@ -5,7 +5,7 @@
 // off brings the live data back. Axe on the pages visited. Runs in the PGlite pass only.
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
-import { accessible, consoleSignIn, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, POLL } from './console-harness.ts';
 
 const world = consoleWorld();
 const OWNER = 'duena@pruebas.test';
@@ -24,8 +24,8 @@ inBrowser('the console: test mode and the checklist', () => {
     const liveCredential = await ok(t.admin('POST', `/admin/suppliers/${supplier.id}/credentials`));
     const live = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: liveCredential.apiKey, clientId: liveCredential.clientId, clientSecret: liveCredential.clientSecret });
     await live.put('/category', { body: { internalCode: 'VIVO', name: 'Categoría real' } });
-    await live.post('/batch/brand', { body: { upsert: [{ internalCode: 'MARCA', name: 'Marca real' }] } }).then((b) => live.waitForBatch(b.batchId));
-    await live.post('/batch/product', { body: { upsert: [{ internalCode: 'REAL-1', name: 'Producto real', brandInternalCode: 'MARCA', categoryInternalCode: 'VIVO', displayProducts: [{ units: 1, name: 'Unidad' }] }] } }).then((b) => live.waitForBatch(b.batchId));
+    await live.post('/batch/brand', { body: { upsert: [{ internalCode: 'MARCA', name: 'Marca real' }] } }).then((b) => live.waitForBatch(b.batchId, undefined, POLL));
+    await live.post('/batch/product', { body: { upsert: [{ internalCode: 'REAL-1', name: 'Producto real', brandInternalCode: 'MARCA', categoryInternalCode: 'VIVO', displayProducts: [{ units: 1, name: 'Unidad' }] }] } }).then((b) => live.waitForBatch(b.batchId, undefined, POLL));
 
     const context = await world.desktop();
     const page = await context.newPage();

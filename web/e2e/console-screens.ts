@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { DEMO_USER, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { consoleSignIn, OPERATOR, PRODUCTS_CSV, startConsole } from './console-harness.ts';
+import { consoleSignIn, OPERATOR, POLL, PRODUCTS_CSV, startConsole } from './console-harness.ts';
 
 export async function consoleScreens(out: string) {
   // With the image worker: the products page shows each picture's state.
@@ -28,7 +28,7 @@ export async function consoleScreens(out: string) {
     const surtido = createSurtidoClient({ baseUrl: world.baseUrl, apiKey: credential.apiKey, clientId: credential.clientId, clientSecret: credential.clientSecret });
     await seedDemoCatalog(
       (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
-      async (ids) => void (await surtido.waitForBatch(ids)),
+      async (ids) => void (await surtido.waitForBatch(ids, undefined, POLL)),
     );
     receiver.secret = (await ok(t.admin('PUT', `/admin/suppliers/${supplier.id}/webhook`, { baseUrl: receiver.url, enabled: true }))).secret;
 
@@ -152,7 +152,7 @@ export async function consoleScreens(out: string) {
       categoryInternalCode: p.categoryInternalCode,
       image: i === 3 ? `${world.imageBase}/NO-SUCH-PICTURE.png` : i === 5 || i === 8 ? null : `${world.imageBase}/${p.internalCode}.png`,
     }));
-    await surtido.waitForBatch((await surtido.post('/batch/product', { body: { upsert: pictured } })).batchId);
+    await surtido.waitForBatch((await surtido.post('/batch/product', { body: { upsert: pictured } })).batchId, undefined, POLL);
     for (let i = 0; i < 600; i++) {
       const states = (await surtido.get('/product', { params: { query: { take: 50 } } })).data.map((p) => p.imageStatus);
       if (!states.includes('pending')) break;
@@ -208,7 +208,7 @@ export async function consoleScreens(out: string) {
         ],
       },
     });
-    await surtido.waitForBatch(products.batchId);
+    await surtido.waitForBatch(products.batchId, undefined, POLL);
     await page.goto('/console/batches');
     await page.locator(`[data-batch="${products.batchId[0]}"]`).waitFor();
     await shoot(page, '20-batches');

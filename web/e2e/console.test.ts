@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { DEMO_USER, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { accessible, consoleSignIn, OPERATOR, consoleWorld, inBrowser } from './console-harness.ts';
+import { accessible, consoleSignIn, consoleWorld, inBrowser, OPERATOR, POLL } from './console-harness.ts';
 
 const world = consoleWorld();
 
@@ -153,13 +153,13 @@ inBrowser('the console in a browser', () => {
     await seedDemoCatalog(
       (method, url, body) => (surtido as unknown as Record<string, (u: string, i: object) => Promise<unknown>>)[method.toLowerCase()]!(url, body === undefined ? {} : { body }),
       async (ids) => {
-        const outcome = await surtido.waitForBatch(ids);
+        const outcome = await surtido.waitForBatch(ids, undefined, POLL);
         expect(outcome.failed).toEqual([]);
       },
     );
     // A batch with a failed item, for the overview.
     const bad = await surtido.post('/batch/stock/grouper', { body: { upsert: [{ grouperCode: 'BODEGA-DEMO', productInternalCode: 'NO-EXISTE', available: true }] } });
-    expect((await surtido.waitForBatch(bad.batchId, undefined, { pollMs: 100 })).failed).toHaveLength(1);
+    expect((await surtido.waitForBatch(bad.batchId, undefined, POLL)).failed).toHaveLength(1);
 
     // A store orders through /app; the receiver refuses the order.created call.
     const storeToken = await storeUserToken();
