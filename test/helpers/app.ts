@@ -91,7 +91,7 @@ export async function createTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     ADMIN_TOKEN,
-    WORKER_POLL_MS: '20',
+    WORKER_POLL_MS: '100',
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_BURST: '100000',
     // Many sign-ins come from one test address; test/hardening/limits.test.ts sets its own.
@@ -136,7 +136,7 @@ export async function createTestApp(
   }
 
   const quiet = { info() {}, warn() {}, error: (obj: object, msg: string) => console.error(msg, obj) };
-  const messages = createMessageWorker(deps, quiet, { pollMs: 20, ...options.messages });
+  const messages = createMessageWorker(deps, quiet, { pollMs: 100, ...options.messages });
   deps.onWorkAccepted('messages', () => messages.wake());
   messages.start();
 
