@@ -91,6 +91,9 @@ export async function createTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     ADMIN_TOKEN,
+    // Workers are woken when work is accepted; the poll finds the rest (a retry come due, a
+    // lease run out). Every 20 ms, an idle app's four workers took a third to a half of a core
+    // in every file (docs/benchmarks.md, "The test suite's time").
     WORKER_POLL_MS: '100',
     RATE_LIMIT_RPS: '100000',
     RATE_LIMIT_BURST: '100000',
