@@ -8,13 +8,12 @@
 // - a promotion from one box read "desde 1 cajas".
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, DEMO_USER, startShop, type Shop } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, putSession, shopWorld } from './harness.ts';
 import { as } from '../../test/helpers/app.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 const VIEWPORT = { width: 390, height: 844 };
-let shop: Shop;
 
 async function batch(url: string, body: unknown) {
   const res = await as(shop.t, shop.supplier, 'POST', url, body);
@@ -22,72 +21,49 @@ async function batch(url: string, body: unknown) {
   for (const s of await shop.t.waitForBatches(shop.supplier, res.json().batchId)) expect(s.failed, JSON.stringify(s)).toBe(0);
 }
 
-beforeAll(async () => {
-  if (process.env.DATABASE_URL) return;
-  shop = await startShop();
-  // A product page's material: a description, and its box out of stock in the store's warehouse.
-  await batch('/batch/product', {
-    upsert: [
-      {
-        internalCode: 'CLORO-1L',
-        name: 'Blanqueador 1 L',
-        description: 'Blanqueador con cloro para ropa blanca y pisos.',
-        brandInternalCode: 'BRILLO',
-        categoryInternalCode: 'ASEO',
-        displayProducts: [
-          { units: 1, name: 'Unidad' },
-          { units: 12, name: 'Caja x12', default: true },
-        ],
-      },
-    ],
-  });
-  await batch('/batch/stock/grouper', { upsert: [{ grouperCode: 'BODEGA-DEMO', productInternalCode: 'CLORO-1L', units: 12, available: false }] });
-  // A promotion from one box: "desde 1 caja".
-  const today = new Date();
-  const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
-  const promo = await as(shop.t, shop.supplier, 'PUT', '/promotion/discount/multiple', {
-    internalCode: 'DESC-AGUA',
-    name: 'Agua por caja',
-    start: day(-1),
-    end: day(30),
-    enabled: true,
-    promotionGrouperCodes: ['BARRIO-DEMO'],
-    products: [{ internalCode: 'AGUA-600', boxRatio: 24 }],
-    discountTiersData: [{ min: 1, discountPercentage: 3 }],
-  });
-  expect(promo.statusCode, promo.body).toBe(200);
-}, 300_000);
-afterAll(async () => {
-  await shop?.close();
+const shop = shopWorld({
+  material: async () => {
+    // A product page's material: a description, and its box out of stock in the store's warehouse.
+    await batch('/batch/product', {
+      upsert: [
+        {
+          internalCode: 'CLORO-1L',
+          name: 'Blanqueador 1 L',
+          description: 'Blanqueador con cloro para ropa blanca y pisos.',
+          brandInternalCode: 'BRILLO',
+          categoryInternalCode: 'ASEO',
+          displayProducts: [
+            { units: 1, name: 'Unidad' },
+            { units: 12, name: 'Caja x12', default: true },
+          ],
+        },
+      ],
+    });
+    await batch('/batch/stock/grouper', { upsert: [{ grouperCode: 'BODEGA-DEMO', productInternalCode: 'CLORO-1L', units: 12, available: false }] });
+    // A promotion from one box: "desde 1 caja".
+    const today = new Date();
+    const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+    const promo = await as(shop.t, shop.supplier, 'PUT', '/promotion/discount/multiple', {
+      internalCode: 'DESC-AGUA',
+      name: 'Agua por caja',
+      start: day(-1),
+      end: day(30),
+      enabled: true,
+      promotionGrouperCodes: ['BARRIO-DEMO'],
+      products: [{ internalCode: 'AGUA-600', boxRatio: 24 }],
+      discountTiersData: [{ min: 1, discountPercentage: 3 }],
+    });
+    expect(promo.statusCode, promo.body).toBe(200);
+  },
 });
 
-async function accessible(page: Page, where: string) {
-  await page.waitForLoadState('networkidle');
-  const violations = await axeViolations(page);
-  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/rows-${where.replace(/\W+/g, '-')}.png` });
-}
+const accessible = (page: Page, where: string) => expectAccessible(page, where, 'rows-');
 
 const phone = (): Promise<BrowserContext> => shop.phone('es-CO', VIEWPORT);
 
 /** The demo buyer's session put on the phone as signing in leaves it (a token an operator mints). */
 async function signIn(page: Page, language = 'es'): Promise<number> {
-  const minted = await shop.t.admin('POST', '/admin/store-users/token', { phone: DEMO_USER.phone });
-  expect(minted.statusCode, minted.body).toBe(200);
-  const { access_token: token, expires_in: expiresIn } = minted.json();
-  const me = await shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
-  const storeId: number = me.json().stores[0].id;
-  await page.goto('/shop/sign-in');
-  await page.getByLabel(/Celular o correo/).waitFor();
-  await page.evaluate(
-    ([token, expiresAt, storeId, language]) => {
-      localStorage.setItem('surtido.shop.token', token!);
-      localStorage.setItem('surtido.shop.expiresAt', expiresAt!);
-      localStorage.setItem('surtido.shop.storeId', storeId!);
-      localStorage.setItem('surtido.shop.language', language!);
-    },
-    [token, String(Date.now() + expiresIn * 1000), String(storeId), language],
-  );
+  const { storeId } = await putSession(shop, page, language);
   await page.goto('/shop/catalog');
   await page.locator('[data-product]').first().waitFor();
   return storeId;

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { demoImageSvg } from '../../src/http/demo-images.routes.ts';
 import { createRequire } from 'node:module';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { verifyWebhook, type WebhookEvent } from '../../src/client/index.ts';
 import { DEMO_USER, demoImageColour, seedDemoCatalog } from '../../src/main/demo-catalog.ts';
@@ -146,6 +146,24 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
   };
 }
 
+/**
+ * The shop of one browser test file: started before its tests in the PGlite pass (then
+ * `material`, what the file adds to it), closed after them. The object is filled in when the
+ * shop has started, so the file keeps it in a constant and uses it from its tests.
+ */
+export function shopWorld(options: { clock?: Clock; material?: (shop: Shop) => Promise<void> } = {}): Shop {
+  const shop = {} as Shop;
+  beforeAll(async () => {
+    if (process.env.DATABASE_URL) return;
+    Object.assign(shop, await startShop({ clock: options.clock }));
+    await options.material?.(shop);
+  }, 300_000);
+  afterAll(async () => {
+    await shop.close?.();
+  });
+  return shop;
+}
+
 /** The demo catalog through the supplier API, its pictures drawn by `imageBase` and made into the service's versions. */
 async function seedShop(t: TestApp, imageBase: string): Promise<TestSupplier> {
   const supplier = await t.supplier('DEMO');
@@ -257,6 +275,32 @@ export async function axeViolations(page: Page): Promise<string[]> {
       .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ...(policyViolations.get(page.context()) ?? []).map((text) => `content-security-policy: ${text}`),
   ];
+}
+
+/**
+ * The demo buyer's session put on the phone as signing in leaves it, without a code (a token
+ * an operator mints; sign-in codes are 5 an hour per number and the sign-in tests need
+ * theirs): on the sign-in page, its token, expiry, store and, when given, language put in
+ * localStorage. Answers the token and the store's id.
+ */
+export async function putSession(shop: Shop, page: Page, language?: string): Promise<{ token: string; storeId: number }> {
+  const minted = await shop.t.admin('POST', '/admin/store-users/token', { phone: DEMO_USER.phone });
+  expect(minted.statusCode, minted.body).toBe(200);
+  const { access_token: token, expires_in: expiresIn } = minted.json();
+  const me = await shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
+  const storeId: number = me.json().stores[0].id;
+  await page.goto('/shop/sign-in');
+  await page.getByLabel(/Celular o correo/).waitFor();
+  await page.evaluate(
+    ([token, expiresAt, storeId, language]) => {
+      localStorage.setItem('surtido.shop.token', token!);
+      localStorage.setItem('surtido.shop.expiresAt', expiresAt!);
+      localStorage.setItem('surtido.shop.storeId', storeId!);
+      if (language) localStorage.setItem('surtido.shop.language', language);
+    },
+    [token, String(Date.now() + expiresIn * 1000), String(storeId), language ?? ''],
+  );
+  return { token, storeId };
 }
 
 /** On the shop's sign-in page, in Spanish: the contact, "Enviar código", the code the service sent, "Entrar". */

@@ -14,22 +14,14 @@
 // The figures themselves are `npm run bench:web`'s (Lighthouse 12, docs/benchmarks.md).
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_USER, expectAccessible, PHONE, startShop, watchPolicy, type Shop } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO_USER, expectAccessible, PHONE, shopWorld, watchPolicy } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 const VIEWPORT = { width: 390, height: 844 };
 /** How long the page's own code is held back on its way to the phone. */
 const HELD_MS = 1_500;
-let shop: Shop;
-
-beforeAll(async () => {
-  if (process.env.DATABASE_URL) return;
-  shop = await startShop();
-}, 300_000);
-afterAll(async () => {
-  await shop?.close();
-});
+const shop = shopWorld();
 
 /**
  * A phone in Spanish at 390x844 with the demo buyer's session on it (a token an operator

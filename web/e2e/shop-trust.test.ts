@@ -10,26 +10,12 @@
 // - after the session ended, orders and tickets asked the service for `/stores/{storeId}/…`.
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, DEMO_USER, PHONE, signInCode, startShop, watchPolicy, type Shop } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { DEMO_USER, expectAccessible, PHONE, putSession, shopWorld, signInCode, watchPolicy } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 const VIEWPORT = { width: 390, height: 844 };
-let shop: Shop;
-
-beforeAll(async () => {
-  if (process.env.DATABASE_URL) return;
-  shop = await startShop();
-}, 300_000);
-afterAll(async () => {
-  await shop?.close();
-});
-
-async function accessible(page: Page, where: string) {
-  await page.waitForLoadState('networkidle');
-  const violations = await axeViolations(page);
-  expect(violations, `${where}: ${violations.join('; ')}`).toEqual([]);
-}
+const shop = shopWorld();
 
 /** A phone in Spanish at 390x844; `serviceWorkers: 'block'` where a test answers for the service. */
 async function phone(options: { blockWorkers?: boolean } = {}): Promise<BrowserContext> {
@@ -42,21 +28,7 @@ async function phone(options: { blockWorkers?: boolean } = {}): Promise<BrowserC
  * mints): sign-in codes are 5 an hour per number, and the sign-in test needs its own.
  */
 async function signIn(page: Page): Promise<number> {
-  const minted = await shop.t.admin('POST', '/admin/store-users/token', { phone: DEMO_USER.phone });
-  expect(minted.statusCode, minted.body).toBe(200);
-  const { access_token: token, expires_in: expiresIn } = minted.json();
-  const me = await shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
-  const storeId: number = me.json().stores[0].id;
-  await page.goto('/shop/sign-in');
-  await page.getByLabel(/Celular o correo/).waitFor();
-  await page.evaluate(
-    ([token, expiresAt, storeId]) => {
-      localStorage.setItem('surtido.shop.token', token!);
-      localStorage.setItem('surtido.shop.expiresAt', expiresAt!);
-      localStorage.setItem('surtido.shop.storeId', storeId!);
-    },
-    [token, String(Date.now() + expiresIn * 1000), String(storeId)],
-  );
+  const { storeId } = await putSession(shop, page);
   await page.goto('/shop/catalog');
   await page.locator('[data-product]').first().waitFor();
   return storeId;
@@ -107,7 +79,7 @@ run('the shop a shopkeeper trusts', () => {
       expect(box.top, `scrolled to ${y}`).toBeGreaterThanOrEqual(0);
       expect(box.bottom, `scrolled to ${y}`).toBeLessThanOrEqual(tabs.top + 1);
     }
-    await accessible(page, 'cart with its bar');
+    await expectAccessible(page, 'cart with its bar');
     if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/trust-cart.png` });
 
     await place.click();
@@ -115,7 +87,7 @@ run('the shop a shopkeeper trusts', () => {
     await said.waitFor();
     const id = Number(/#(\d+)/.exec((await said.textContent())!)![1]);
     await page.waitForURL(`**/shop/orders/${id}*`);
-    await accessible(page, 'order placed');
+    await expectAccessible(page, 'order placed');
     await context.close();
   }, 120_000);
 
@@ -132,7 +104,7 @@ run('the shop a shopkeeper trusts', () => {
     await page.getByRole('button', { name: 'Enviar código' }).click();
     await page.getByRole('alert').filter({ hasText: /Escribe un celular/ }).waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    await accessible(page, 'sign-in refused');
+    await expectAccessible(page, 'sign-in refused');
     if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/trust-sign-in.png` });
 
     // The demo number as a shopkeeper types it: no country code.
@@ -163,7 +135,7 @@ run('the shop a shopkeeper trusts', () => {
     await stranger.getByRole('button', { name: 'Enviar código' }).click();
     await stranger.getByText(/Te enviamos un código/).waitFor();
     await stranger.getByText(/Si no te llega el código, pide acceso a tu proveedor/).waitFor();
-    await accessible(stranger, 'sign-in code step');
+    await expectAccessible(stranger, 'sign-in code step');
     if (process.env.E2E_SHOTS) await stranger.screenshot({ path: `${process.env.E2E_SHOTS}/trust-sign-in-code.png` });
     const known = await shop.t.request({ method: 'POST', url: '/app/auth/code', payload: { phone: DEMO_USER.phone } });
     const unknown = await shop.t.request({ method: 'POST', url: '/app/auth/code', payload: { phone: '+573119998876' } });
@@ -204,7 +176,7 @@ run('the shop a shopkeeper trusts', () => {
     const ask = page.getByRole('alertdialog');
     await ask.waitFor();
     expect(await ask.textContent()).toContain('4 productos');
-    await accessible(page, 'sign out asked');
+    await expectAccessible(page, 'sign out asked');
     await ask.getByRole('button', { name: 'Seguir aquí' }).click();
     expect(page.url()).not.toContain('/sign-in');
     expect(await page.evaluate((key) => localStorage.getItem(key), `surtido.shop.cart.${storeId}`)).not.toBeNull();
@@ -264,7 +236,7 @@ run('the shop a shopkeeper trusts', () => {
     expect(tabs.length).toBe(5);
     expect(tabs).toEqual(tabs.map(() => ({ icon: true, lines: 1 })));
     expect(await page.locator('nav.tabs').evaluate((n) => n.scrollWidth <= n.clientWidth)).toBe(true);
-    await accessible(page, 'orders with the tab bar');
+    await expectAccessible(page, 'orders with the tab bar');
     await context.close();
   }, 120_000);
 
