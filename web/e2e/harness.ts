@@ -88,20 +88,22 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
   const keptIn = inject('shopSnapshot');
   const kept = !keptIn ? undefined : options.clock ? readKeptShop(keptIn) : claimed(keptIn) ? 'mine' : await waitForKeptShop(keptIn);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-shop-'));
-  if (typeof kept === 'object') fs.cpSync(path.join(keptIn, 'data'), dataDir, { recursive: true });
-  const database = await freshDatabase(typeof kept === 'object' ? { from: new Blob([fs.readFileSync(path.join(keptIn, 'database.tar'))]) } : {});
-  const t = await createTestApp({ database, dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir }, clock: options.clock });
+  let t: TestApp;
   let supplier: TestSupplier;
-  if (typeof kept === 'object') {
-    supplier = { ...kept, ...(await logIn(injectSend(t.app), kept)) };
-  } else {
-    try {
+  try {
+    if (typeof kept === 'object') fs.cpSync(path.join(keptIn, 'data'), dataDir, { recursive: true });
+    const database = await freshDatabase(typeof kept === 'object' ? { from: new Blob([fs.readFileSync(path.join(keptIn, 'database.tar'))]) } : {});
+    t = await createTestApp({ database, dispatcher: true, images: { concurrency: 2 }, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir }, clock: options.clock });
+    if (typeof kept === 'object') {
+      supplier = { ...kept, ...(await logIn(injectSend(t.app), kept)) };
+    } else {
       supplier = await seedShop(t, `http://127.0.0.1:${(imageHost.address() as AddressInfo).port}`);
       if (kept === 'mine') await keepShop(keptIn, database, dataDir, supplier);
-    } catch (error) {
-      if (kept === 'mine') fs.writeFileSync(path.join(keptIn, 'failed'), String(error instanceof Error ? error.stack : error));
-      throw error;
     }
+  } catch (error) {
+    // The files waiting for this one's shop fail with its reason rather than time out.
+    if (kept === 'mine') fs.writeFileSync(path.join(keptIn, 'failed'), String(error instanceof Error ? error.stack : error));
+    throw error;
   }
 
   // The supplier's webhook receiver: keeps every verified call.
@@ -190,7 +192,11 @@ async function seedShop(t: TestApp, imageBase: string): Promise<TestSupplier> {
   return supplier;
 }
 
-/** The kept shop's supplier: its id, code and credentials (each file logs in for its own token). */
+/**
+ * The kept shop's supplier: its id, code and credentials (each file logs in for its own
+ * token). Its pictures name the keeper's image host, gone after that file: the copies have
+ * them ready and never fetch them again.
+ */
 type KeptShop = Pick<TestSupplier, 'id' | 'code' | 'apiKey' | 'clientId' | 'clientSecret'>;
 
 /** Whether this file is the one to keep the shop: the first to make the folder. */
