@@ -290,11 +290,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
  * localStorage. Answers the token and the store's id.
  */
 export async function putSession(shop: Shop, page: Page, language?: string): Promise<{ token: string; storeId: number }> {
-  const minted = await shop.t.admin('POST', '/admin/store-users/token', { phone: DEMO_USER.phone });
-  expect(minted.statusCode, minted.body).toBe(200);
-  const { access_token: token, expires_in: expiresIn } = minted.json();
-  const me = await shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
-  const storeId: number = me.json().stores[0].id;
+  const { token, expiresAt, storeId } = await demoBuyerSession(shop);
   await page.goto('/shop/sign-in');
   await page.getByLabel(/Celular o correo/).waitFor();
   await page.evaluate(
@@ -304,9 +300,18 @@ export async function putSession(shop: Shop, page: Page, language?: string): Pro
       localStorage.setItem('surtido.shop.storeId', storeId!);
       if (language) localStorage.setItem('surtido.shop.language', language);
     },
-    [token, String(Date.now() + expiresIn * 1000), String(storeId), language ?? ''],
+    [token, expiresAt, String(storeId), language ?? ''],
   );
   return { token, storeId };
+}
+
+/** A session of the demo buyer an operator mints (no sign-in code): its token, its end as the shop keeps it, and the buyer's store. */
+export async function demoBuyerSession(shop: Shop): Promise<{ token: string; expiresAt: string; storeId: number }> {
+  const minted = await shop.t.admin('POST', '/admin/store-users/token', { phone: DEMO_USER.phone });
+  expect(minted.statusCode, minted.body).toBe(200);
+  const { access_token: token, expires_in: expiresIn } = minted.json();
+  const me = await shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
+  return { token, expiresAt: String(Date.now() + expiresIn * 1000), storeId: me.json().stores[0].id };
 }
 
 /** On the shop's sign-in page, in Spanish: the contact, "Enviar código", the code the service sent, "Entrar". */

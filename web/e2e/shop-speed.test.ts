@@ -15,7 +15,7 @@
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_USER, expectAccessible, PHONE, shopWorld, watchPolicy } from './harness.ts';
+import { DEMO_USER, demoBuyerSession, expectAccessible, PHONE, shopWorld, watchPolicy } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 const VIEWPORT = { width: 390, height: 844 };
@@ -30,11 +30,7 @@ const shop = shopWorld();
  */
 async function signedInPhone(cart?: object[]): Promise<{ context: BrowserContext; page: Page; storeId: number }> {
   const context = watchPolicy(await shop.browser.newContext({ ...PHONE, viewport: VIEWPORT, locale: 'es-CO', baseURL: shop.baseUrl, serviceWorkers: 'block' }));
-  const minted = await shop.t.admin('POST', '/admin/store-users/token', { phone: DEMO_USER.phone });
-  expect(minted.statusCode, minted.body).toBe(200);
-  const { access_token: token, expires_in: expiresIn } = minted.json();
-  const me = await shop.t.request({ method: 'GET', url: '/app/me', headers: { authorization: `Bearer ${token}` } });
-  const storeId: number = me.json().stores[0].id;
+  const { token, expiresAt, storeId } = await demoBuyerSession(shop);
   await context.addInitScript(
     ([token, expiresAt, storeId, cart]) => {
       localStorage.setItem('surtido.shop.token', token!);
@@ -53,7 +49,7 @@ async function signedInPhone(cart?: object[]): Promise<{ context: BrowserContext
         for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) seen.shifts += entry.value;
       }).observe({ type: 'layout-shift', buffered: true });
     },
-    [token, String(Date.now() + expiresIn * 1000), String(storeId), cart ? JSON.stringify(cart) : undefined],
+    [token, expiresAt, String(storeId), cart ? JSON.stringify(cart) : undefined],
   );
   return { context, page: await context.newPage(), storeId };
 }
