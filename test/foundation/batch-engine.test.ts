@@ -1,19 +1,7 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchWorker } from '../../src/modules/batch/batch.worker.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-
-/** Counts the statements the worker sends, to hold it to set-based application. */
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs) {
-    this.count++;
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs) {
-    return args.result;
-  }
-}
+import { StatementCounter } from '../helpers/database.ts';
 
 let t: TestApp;
 let s: TestSupplier;

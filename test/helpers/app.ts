@@ -66,27 +66,27 @@ export interface TestApp {
 
 let supplierSeq = 0;
 
-export async function createTestApp(
-  options: {
-    env?: Record<string, string>;
-    clock?: Clock;
-    worker?: boolean;
-    /** Runs the image worker too (with a short poll; DATA_DIR a fresh temporary folder unless set). */
-    images?: boolean | Partial<ImageWorkerOptions>;
-    /** Runs the webhook dispatcher too (the app's clock; overrides such as `random` or `onAttempt`). */
-    dispatcher?: boolean | Partial<DispatcherOptions>;
-    /** false: the notifier `npm start` would pick for the settings (t.notifier then records nothing). */
-    notifier?: false;
-    /** Fastify's logger (e.g. `{ level: 'trace', stream }` to capture every line). */
-    logger?: object;
-    /** Overrides for the message worker (e.g. a short `backoff`). */
-    messages?: Partial<MessageWorkerOptions>;
-    /** The web apps' build folder the app serves (default: the current build). */
-    webBuildDir?: string;
-    /** The app's database (default: a fresh one, freshDatabase()); the app closes it. */
-    database?: TestDatabase;
-  } = {},
-): Promise<TestApp> {
+export type TestAppOptions = {
+  env?: Record<string, string>;
+  clock?: Clock;
+  worker?: boolean;
+  /** Runs the image worker too (with a short poll; DATA_DIR a fresh temporary folder unless set). */
+  images?: boolean | Partial<ImageWorkerOptions>;
+  /** Runs the webhook dispatcher too (the app's clock; overrides such as `random` or `onAttempt`). */
+  dispatcher?: boolean | Partial<DispatcherOptions>;
+  /** false: the notifier `npm start` would pick for the settings (t.notifier then records nothing). */
+  notifier?: false;
+  /** Fastify's logger (e.g. `{ level: 'trace', stream }` to capture every line). */
+  logger?: object;
+  /** Overrides for the message worker (e.g. a short `backoff`). */
+  messages?: Partial<MessageWorkerOptions>;
+  /** The web apps' build folder the app serves (default: the current build). */
+  webBuildDir?: string;
+  /** The app's database (default: a fresh one, freshDatabase()); the app closes it. */
+  database?: TestDatabase;
+};
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.images && !options.env?.DATA_DIR ? fs.mkdtempSync(path.join(os.tmpdir(), 'surtido-images-')) : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { inject } from 'vitest';
 import { openPostgres, pgliteParsers, postgresPool, wrapPGlite, type Database } from '../../src/db/database.ts';
 import { databaseUrlFor } from './global-setup.ts';
@@ -65,4 +66,16 @@ function pgliteParts() {
     };
   })();
   return parts;
+}
+
+/** Counts the statements sent through a database it is plugged into (`db.withPlugin(counter)`), to hold a path to set-based SQL. */
+export class StatementCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs) {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs) {
+    return args.result;
+  }
 }

@@ -3,22 +3,11 @@
 // the ticket, as the supplier registered them; without it they answer the contract's ticket
 // as before, and the webhook and the changes' answers never carry them. A page with names
 // costs the same two statements whatever it holds.
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTickets } from '../../src/modules/tickets/tickets.repository.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery(args: PluginTransformQueryArgs) {
-    this.count++;
-    return args.node;
-  }
-  async transformResult(args: PluginTransformResultArgs) {
-    return args.result;
-  }
-}
+import { StatementCounter } from '../helpers/database.ts';
 
 let t: TestApp;
 let a: TestSupplier;

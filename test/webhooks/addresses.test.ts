@@ -3,20 +3,13 @@
 // to one. Only 127.0.0.1 is used as the target here; nothing connects to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/modules/webhooks/webhooks.events.ts';
-import { as, createTestApp, type TestApp } from '../helpers/app.ts';
-import { Receiver, waitUntil } from './helpers.ts';
+import { as, type TestApp } from '../helpers/app.ts';
+import { appAndReceiver, Receiver, waitUntil } from './helpers.ts';
 
-let t: TestApp;
-let receiver: Receiver;
+let t: TestApp, receiver: Receiver, close: () => Promise<void>;
 
-beforeAll(async () => {
-  receiver = await new Receiver().start();
-  t = await createTestApp({ dispatcher: true, env: { ALLOW_PRIVATE_ADDRESSES: 'false' } });
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+beforeAll(async () => void ({ t, receiver, close } = await appAndReceiver({ dispatcher: true, env: { ALLOW_PRIVATE_ADDRESSES: 'false' } })));
+afterAll(() => close());
 
 describe('private addresses refused', () => {
   it('refuses an IP literal in a loopback range, before connecting', async () => {

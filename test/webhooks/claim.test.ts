@@ -5,20 +5,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { claimDue } from '../../src/modules/webhooks/webhooks.repository.ts';
 import { recordEvent } from '../../src/modules/webhooks/webhooks.events.ts';
-import { createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-import { configureWebhook, Receiver } from './helpers.ts';
+import type { TestApp, TestSupplier } from '../helpers/app.ts';
+import { appAndReceiver, configureWebhook, Receiver } from './helpers.ts';
 
-let t: TestApp;
-let receiver: Receiver;
+let t: TestApp, receiver: Receiver, close: () => Promise<void>;
 
-beforeAll(async () => {
-  receiver = await new Receiver().start();
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+beforeAll(async () => void ({ t, receiver, close } = await appAndReceiver()));
+afterAll(() => close());
 
 async function record(s: TestSupplier, n: number) {
   const ids: number[] = [];

@@ -5,22 +5,15 @@
 // event once; one delivery's read carries the exact body its attempts sent, never the secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/modules/webhooks/webhooks.events.ts';
-import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
 import { memberSession } from '../helpers/console.ts';
-import { configureWebhook, deliveries, OffsetClock, Receiver, settle, waitUntil } from './helpers.ts';
+import { appAndReceiver, configureWebhook, deliveries, OffsetClock, Receiver, settle, waitUntil } from './helpers.ts';
 
-let t: TestApp;
-let receiver: Receiver;
+let t: TestApp, receiver: Receiver, close: () => Promise<void>;
 const clock = new OffsetClock();
 
-beforeAll(async () => {
-  receiver = await new Receiver().start();
-  t = await createTestApp({ clock, dispatcher: { random: () => 0.5 } });
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+beforeAll(async () => void ({ t, receiver, close } = await appAndReceiver({ clock, dispatcher: { random: () => 0.5 } })));
+afterAll(() => close());
 
 async function record(s: TestSupplier, orderingKey: string, body: unknown) {
   const recorded = await t.deps.db.transaction().execute((trx) => recordEvent(trx, { supplierId: s.id, type: 'order.created', orderingKey, body }));

@@ -5,25 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/modules/webhooks/webhooks.events.ts';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/webhooks.schedule.ts';
 import { createWebhookDispatcher } from '../../src/main/worker.ts';
-import { createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import type { TestApp, TestSupplier } from '../helpers/app.ts';
 import { freePort } from '../helpers/process.ts';
-import { configureWebhook, deliveries, OffsetClock, Receiver, settle, waitUntil } from './helpers.ts';
+import { appAndReceiver, configureWebhook, deliveries, OffsetClock, Receiver, settle, waitUntil } from './helpers.ts';
 
-let t: TestApp;
-let receiver: Receiver;
+let t: TestApp, receiver: Receiver, close: () => Promise<void>;
 const clock = new OffsetClock();
 // Long enough for a loaded CI machine to answer a local request; the hanging receiver waits it out once.
 const TIMEOUT_MS = 1_500;
 
-beforeAll(async () => {
-  receiver = await new Receiver().start();
-  // random 0.5: no jitter, so each retry is due exactly its delay after the failure.
-  t = await createTestApp({ clock, dispatcher: { random: () => 0.5 }, env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+// random 0.5: no jitter, so each retry is due exactly its delay after the failure.
+beforeAll(async () => void ({ t, receiver, close } = await appAndReceiver({ clock, dispatcher: { random: () => 0.5 }, env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } })));
+afterAll(() => close());
 
 async function record(s: TestSupplier, orderingKey: string, body: unknown, type: 'order.created' | 'order.cancelled' = 'order.created') {
   const recorded = await t.deps.db.transaction().execute((trx) => recordEvent(trx, { supplierId: s.id, type, orderingKey, body }));

@@ -2,21 +2,14 @@
 // signature, checked by a real receiver with the standardwebhooks package.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/modules/webhooks/webhooks.events.ts';
-import { as, createTestApp, type TestApp } from '../helpers/app.ts';
-import { app, configureWebhook, deliveries, OffsetClock, orderOf, Receiver, settle, storeWithPerson, verify, waitUntil } from './helpers.ts';
+import { as, type TestApp } from '../helpers/app.ts';
+import { app, appAndReceiver, configureWebhook, deliveries, OffsetClock, orderOf, Receiver, settle, storeWithPerson, verify, waitUntil } from './helpers.ts';
 
-let t: TestApp;
-let receiver: Receiver;
+let t: TestApp, receiver: Receiver, close: () => Promise<void>;
 const clock = new OffsetClock();
 
-beforeAll(async () => {
-  receiver = await new Receiver().start();
-  t = await createTestApp({ clock, dispatcher: { random: () => 0.5 } });
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+beforeAll(async () => void ({ t, receiver, close } = await appAndReceiver({ clock, dispatcher: { random: () => 0.5 } })));
+afterAll(() => close());
 
 describe('ticket events', () => {
   it('sends ticket.created to /webhooks/support/create-ticket with the ticket as its body, signed', async () => {

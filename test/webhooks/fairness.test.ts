@@ -3,22 +3,15 @@
 // dispatcher (webhooks.repository.ts, claimDue).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/modules/webhooks/webhooks.events.ts';
-import { createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
-import { configureWebhook, OffsetClock, Receiver, waitUntil } from './helpers.ts';
+import type { TestApp, TestSupplier } from '../helpers/app.ts';
+import { appAndReceiver, configureWebhook, OffsetClock, Receiver, waitUntil } from './helpers.ts';
 
 const CAP = 3;
-let t: TestApp;
-let receiver: Receiver;
+let t: TestApp, receiver: Receiver, close: () => Promise<void>;
 const clock = new OffsetClock();
 
-beforeAll(async () => {
-  receiver = await new Receiver().start();
-  t = await createTestApp({ clock, dispatcher: { random: () => 0.5 }, env: { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_SUPPLIER_CONCURRENCY: String(CAP) } });
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+beforeAll(async () => void ({ t, receiver, close } = await appAndReceiver({ clock, dispatcher: { random: () => 0.5 }, env: { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_SUPPLIER_CONCURRENCY: String(CAP) } })));
+afterAll(() => close());
 
 async function record(s: TestSupplier, n: number) {
   await t.deps.db.transaction().execute(async (trx) => {

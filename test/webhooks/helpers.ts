@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import { sleep, waitUntil } from '../../support/wait.ts';
-import { as, type TestApp, type TestSupplier } from '../helpers/app.ts';
+import { as, createTestApp, type TestApp, type TestAppOptions, type TestSupplier } from '../helpers/app.ts';
 import { OffsetClock } from '../helpers/clock.ts';
 
 export { OffsetClock, waitUntil };
@@ -121,6 +121,13 @@ export function verify(call: Received, secret: string, clock: OffsetClock) {
 
 /** Lets the dispatcher poll a few times: for asserting that nothing is sent. */
 export const settle = (ms = 150) => sleep(ms);
+
+/** A file's receiver and the test app that delivers to it (made in that order; closed together by `close`). */
+export async function appAndReceiver(options: TestAppOptions = {}) {
+  const receiver = await new Receiver().start();
+  const t = await createTestApp(options);
+  return { t, receiver, close: async () => void (await Promise.all([t.close(), receiver.close()])) };
+}
 
 /** A PENDING order of the store (through the history import), for tickets that name one; answers its id. */
 export async function orderOf(t: TestApp, s: TestSupplier, storeCode: string): Promise<number> {

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DB, GrouperKind } from '../../db/types.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { page } from '../../lib/pagination.ts';
+import { storeSetSummary } from '../../lib/store-sets.ts';
 import * as repo from './groupers.repository.ts';
 
 const label = (kind: GrouperKind) => (kind === 'promotion' ? 'promotion grouper' : 'stock grouper');
@@ -38,13 +39,5 @@ export async function getGrouper(db: Kysely<DB>, supplierId: number, kind: Group
 /** A page of groupers of one kind by code, without their stores (GET /grouper/{code}/{kind} has them). */
 export async function listGroupers(db: Kysely<DB>, supplierId: number, kind: GrouperKind, query: { search?: string; enabled?: boolean; take: number; page: number }) {
   const { rows, total } = await repo.listGroupers(db, supplierId, kind, query);
-  const data = rows.map((g) => ({
-    internalCode: g.internal_code,
-    name: g.name,
-    enabled: g.enabled,
-    storeCount: g.store_count ?? 0,
-    createdAt: g.created_at.toISOString(),
-    updatedAt: g.updated_at.toISOString(),
-  }));
-  return page(data, total, query.page, query.take);
+  return page(rows.map(storeSetSummary), total, query.page, query.take);
 }

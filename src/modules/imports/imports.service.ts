@@ -22,6 +22,7 @@ import { submitBatch, type BatchLimits } from '../batch/batch.service.ts';
 import { validateBatchBody } from '../batch/batch.validate.ts';
 import * as repo from './imports.repository.ts';
 import { spreadsheetRows, type UploadedFile } from './imports.spreadsheet.ts';
+import type { Words } from '../messages/messages.templates.ts';
 import { reasonIn, type Language } from './imports.words.ts';
 
 /** Rows per part: what one read of a failed row's original parses at most. */
@@ -381,7 +382,7 @@ export function failedFileName(fileName: string, format: Format): string {
   return `${fileName.replace(/\.(csv|jsonl|ndjson|txt)$/i, '') || 'import'}.failed.${format === 'csv' ? 'csv' : 'jsonl'}`;
 }
 
-const LONG_ROW: Readonly<Record<Language, string>> = {
+const LONG_ROW: Words = {
   es: `(la fila tiene más de ${REFUSED_ROW_BYTES} bytes y no se repite aquí: corrígela en tu archivo)`,
   'pt-BR': `(a linha tem mais de ${REFUSED_ROW_BYTES} bytes e não é repetida aqui: corrija-a no seu arquivo)`,
   en: `(the row is longer than ${REFUSED_ROW_BYTES} bytes and is not repeated here: fix it in your file)`,

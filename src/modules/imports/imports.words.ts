@@ -3,14 +3,14 @@
 // language is the request's Accept-Language (the console sends the one it shows); a request
 // that names none gets the file as before (English reasons, no byte-order mark), which
 // scripts and the CLI's round trip read.
-import { acceptedLanguage, type Language } from '../messages/messages.templates.ts';
+import { acceptedLanguage, type Language, type Words, type WordsByCode } from '../messages/messages.templates.ts';
 import type { RowError } from '../../integrator/rows.ts';
 
 export { acceptedLanguage as requestLanguage };
 export type { Language };
 
 /** A reason's words by its code: the console's own (web/console/words.ts, importReason and batchReason). */
-const REASONS: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
+const REASONS: WordsByCode = {
   INVALID_ROW: { es: 'La fila no se pudo leer como un ítem.', 'pt-BR': 'A linha não pôde ser lida como um item.', en: 'The row could not be read as an item.' },
   REQUIRED: { es: 'Falta un dato obligatorio.', 'pt-BR': 'Falta um dado obrigatório.', en: 'A required value is missing.' },
   INVALID_TYPE: { es: 'Un dato tiene el tipo equivocado.', 'pt-BR': 'Um dado tem o tipo errado.', en: 'A value has the wrong type.' },
@@ -35,9 +35,9 @@ const REASONS: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
   PROCESSING_ERROR: { es: 'Falló al procesarse varias veces: envíalo de nuevo.', 'pt-BR': 'Falhou ao ser processado várias vezes: envie de novo.', en: 'It failed to process several times: send it again.' },
 };
 
-const FALLBACK: Readonly<Record<Language, string>> = { es: 'La fila no se aplicó.', 'pt-BR': 'A linha não foi aplicada.', en: 'The row was not applied.' };
-const FIELD: Readonly<Record<Language, string>> = { es: 'Campo', 'pt-BR': 'Campo', en: 'Field' };
-const DETAIL: Readonly<Record<Language, string>> = { es: 'Detalle', 'pt-BR': 'Detalhe', en: 'Detail' };
+const FALLBACK: Words = { es: 'La fila no se aplicó.', 'pt-BR': 'A linha não foi aplicada.', en: 'The row was not applied.' };
+const FIELD: Words = { es: 'Campo', 'pt-BR': 'Campo', en: 'Field' };
+const DETAIL: Words = { es: 'Detalle', 'pt-BR': 'Detalhe', en: 'Detail' };
 
 /** One problem in the language: its words, the field, then the service's own message (English, as the batch detail says it). */
 export function reasonIn(language: Language, problem: RowError): string {

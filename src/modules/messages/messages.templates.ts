@@ -2,6 +2,10 @@
 // message carries only the code and its validity: no name, no link, nothing to phish with.
 export const LANGUAGES = ['es', 'pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
+/** A text in every language a person reads the platform in. */
+export type Words = Readonly<Record<Language, string>>;
+/** Texts by their code (a reason, a problem), each in every language. */
+export type WordsByCode = Readonly<Record<string, Words>>;
 export const asLanguage = (value: string | null | undefined): Language => (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'es';
 
 /**

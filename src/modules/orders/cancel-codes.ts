@@ -5,7 +5,7 @@ import type { CancelCode, DB } from '../../db/types.ts';
 import { fieldError } from '../../lib/errors.ts';
 import { findCancelCodes, setCancelCodes } from '../suppliers/suppliers.repository.ts';
 import { requireSupplier } from '../suppliers/suppliers.service.ts';
-import type { Language } from '../messages/messages.templates.ts';
+import type { Language, WordsByCode } from '../messages/messages.templates.ts';
 
 /** Every supplier starts with these until the admin API replaces them. */
 export const DEFAULT_CANCEL_CODES: readonly CancelCode[] = [
@@ -23,7 +23,7 @@ export const DEFAULT_CANCEL_CODES: readonly CancelCode[] = [
  * The default codes' reasons in the languages a store buyer reads (issue 34). The supplier
  * API keeps answering the stored (English) reason: it is the contract's recorded answer.
  */
-const DEFAULT_REASONS: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
+const DEFAULT_REASONS: WordsByCode = {
   NEW_ORDER: { es: 'Voy a hacer un pedido nuevo', 'pt-BR': 'Vou fazer um novo pedido', en: 'I will place a new order' },
   WRONG_PRODUCTS: { es: 'Elegí mal los productos o las cantidades', 'pt-BR': 'Escolhi os produtos ou as quantidades errados', en: 'I chose the wrong products or quantities' },
   NO_LONGER_NEEDED: { es: 'Ya no necesito el pedido', 'pt-BR': 'Não preciso mais do pedido', en: 'I no longer need the order' },

@@ -4,21 +4,13 @@
 // Discounts were fixed at placement: deliveries and returns change quantities only, and
 // every line keeps its net unit price.
 import { Decimal } from 'decimal.js';
+import type { Static } from 'typebox';
 import type { OrderStatus } from '../../db/types.ts';
 import { AppError, fieldError, type FieldError } from '../../lib/errors.ts';
+import type { OrderLine as OrderLineSchema } from './orders.schemas.ts';
 
-export interface OrderLine {
-  internalCode: string;
-  name: string | null;
-  units: number;
-  quantity: number;
-  unitPrice: number;
-  subtotal: number;
-  discount: number;
-  total: number;
-  deliveredQuantity: number;
-  returnedQuantity: number;
-}
+/** An order's line as the API answers it (orders.schemas.ts). */
+export type OrderLine = Static<typeof OrderLineSchema>;
 
 export interface HistoryEntry {
   status: OrderStatus;

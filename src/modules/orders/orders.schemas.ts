@@ -66,7 +66,7 @@ export const OrderListQuery = Type.Object({
 });
 
 /** An order line: the priced cart's line (pricing.schemas.ts) under the product's code and name, with what moved since. */
-const Line = Type.Object({
+export const OrderLine = Type.Object({
   internalCode: Type.String(),
   name: Nullable(Type.String()),
   ...Type.Omit(PricedLineResult, ['productInternalCode']).properties,
@@ -101,7 +101,7 @@ export const Order = Type.Object({
   }),
   address: Nullable(Address),
   priceListCode: Nullable(Type.String()),
-  products: Type.Array(Line),
+  products: Type.Array(OrderLine),
   promotions: OrderPricing,
   subtotal: Type.Number(),
   discountTotal: Type.Number(),

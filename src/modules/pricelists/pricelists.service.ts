@@ -3,6 +3,7 @@ import type { DB } from '../../db/types.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { decimalToNumber } from '../../lib/numbers.ts';
 import { decodeCursor, encodeCursor, page } from '../../lib/pagination.ts';
+import { storeSetSummary } from '../../lib/store-sets.ts';
 import * as repo from './pricelists.repository.ts';
 
 /** The contract: an existing code answers 404 (not 409), with code ALREADY_EXISTS. */
@@ -45,15 +46,7 @@ export async function setPriceListStatus(db: Kysely<DB>, supplierId: number, cod
 /** A page of price lists by code, without their entries (a list can hold very many). */
 export async function listPriceLists(db: Kysely<DB>, supplierId: number, query: { search?: string; enabled?: boolean; take: number; page: number }) {
   const { rows, total } = await repo.listPriceLists(db, supplierId, query);
-  const data = rows.map((l) => ({
-    internalCode: l.internal_code,
-    name: l.name,
-    enabled: l.enabled,
-    storeCount: l.store_count ?? 0,
-    createdAt: l.created_at.toISOString(),
-    updatedAt: l.updated_at.toISOString(),
-  }));
-  return page(data, total, query.page, query.take);
+  return page(rows.map(storeSetSummary), total, query.page, query.take);
 }
 
 /** A page of a list's entries by product code then units, by offset or after a cursor. */

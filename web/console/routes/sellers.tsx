@@ -10,7 +10,8 @@ import { SurtidoApiError } from 'surtido/console-client';
 import { client, useCan } from '../lib/api.ts';
 import { searchFilter } from '../components/catalog.tsx';
 import { ListPage, useList } from '../components/list/ListPage.tsx';
-import { ErrorBox, Notice } from '../components/states.tsx';
+import { DraftForm, fieldBoxes } from '../components/FormField.tsx';
+import { Notice } from '../components/states.tsx';
 import { useT } from '../i18n.ts';
 
 type Search = { search?: string; page?: number };
@@ -61,71 +62,24 @@ function SellerForm(props: { editing: Seller | null; done: () => void }) {
       if (field && !problems.has(field)) problems.set(field, t(p.code === 'REQUIRED' && field === 'phone' ? 'sellers.problem.contact' : `sellers.problem.${field}`));
     }
   }
-  const box = (field: Field, type: string, extra: { required?: boolean; disabled?: boolean; hint?: string; autoComplete?: string; inputMode?: 'tel' | 'email' } = {}) => {
-    const id = `seller-${field}`;
-    const problem = problems.get(field);
-    const described = [extra.hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
-    return (
-      <div>
-        <label htmlFor={id}>{t(`sellers.${field}`)}</label>
-        <input
-          id={id}
-          type={type}
-          value={draft[field]}
-          required={extra.required}
-          disabled={extra.disabled}
-          inputMode={extra.inputMode}
-          autoComplete={extra.autoComplete ?? 'off'}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={described || undefined}
-          onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
-        />
-        {extra.hint && (
-          <p id={`${id}-hint`} className="muted small">
-            {extra.hint}
-          </p>
-        )}
-        {problem && (
-          <p id={`${id}-problem`} className="field-error">
-            {problem}
-          </p>
-        )}
-      </div>
-    );
-  };
+  const box = fieldBoxes<Field>('seller', (field) => t(`sellers.${field}`), draft, setDraft, problems);
   return (
-    <form
-      className="panel filters seller-form"
-      aria-labelledby="seller-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DraftForm
+      id="seller-form"
+      className="seller-form"
+      title={props.editing ? t('sellers.edit', { name: props.editing.name }) : t('sellers.add')}
+      onSubmit={() => save.mutate()}
+      save={{ label: t('sellers.save'), pending: save.isPending }}
+      cancel={props.editing ? { label: t('sellers.cancel'), onClick: props.done } : undefined}
+      saved={save.isSuccess && <Notice>{t('sellers.saved', { name: save.data.name })}</Notice>}
+      error={save.error}
     >
-      <h2 id="seller-form" className="full">
-        {props.editing ? t('sellers.edit', { name: props.editing.name }) : t('sellers.add')}
-      </h2>
       {box('code', 'text', { required: true, disabled: props.editing !== null })}
       {box('name', 'text', { required: true })}
       {box('phone', 'tel', { hint: t('sellers.phoneHint'), inputMode: 'tel' })}
       {box('email', 'email', { inputMode: 'email' })}
       {box('stores', 'text', { hint: t('sellers.storesHint') })}
-      <div className="full">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {t('sellers.save')}
-        </button>{' '}
-        {props.editing && (
-          <button type="button" onClick={props.done}>
-            {t('sellers.cancel')}
-          </button>
-        )}
-      </div>
-      <div className="full">
-        {save.isSuccess && <Notice>{t('sellers.saved', { name: save.data.name })}</Notice>}
-        {save.error && <ErrorBox error={save.error} />}
-      </div>
-    </form>
+    </DraftForm>
   );
 }
 

@@ -11,6 +11,7 @@ import { SurtidoApiError } from 'surtido/console-client';
 import { client, useCan } from '../lib/api.ts';
 import { EnabledBadge } from '../components/catalog.tsx';
 import { ListTable } from '../components/list/ListPage.tsx';
+import { DraftForm, fieldBoxes } from '../components/FormField.tsx';
 import { Empty, ErrorBox, Loading, Notice } from '../components/states.tsx';
 import { useFormat, useT } from '../i18n.ts';
 
@@ -68,67 +69,21 @@ function BuyerForm({ code, editing, done }: { code: string; editing: Buyer | nul
       else if (field && !problems.has(field)) problems.set(field, t(`buyers.problem.${field}`));
     }
   }
-  const box = (field: Field, type: string, extra: { hint?: string; inputMode?: 'tel' | 'email'; autoComplete: string }) => {
-    const id = `buyer-${field}`;
-    const problem = problems.get(field);
-    const described = [extra.hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ');
-    return (
-      <div>
-        <label htmlFor={id}>{t(`buyers.${field}`)}</label>
-        <input
-          id={id}
-          type={type}
-          value={draft[field]}
-          inputMode={extra.inputMode}
-          autoComplete={extra.autoComplete}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={described || undefined}
-          onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
-        />
-        {extra.hint && (
-          <p id={`${id}-hint`} className="muted small">
-            {extra.hint}
-          </p>
-        )}
-        {problem && (
-          <p id={`${id}-problem`} className="field-error">
-            {problem}
-          </p>
-        )}
-      </div>
-    );
-  };
+  const box = fieldBoxes<Field>('buyer', (field) => t(`buyers.${field}`), draft, setDraft, problems);
   return (
-    <form
-      className="panel filters"
-      aria-labelledby="buyer-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <DraftForm
+      id="buyer-form"
+      title={editing ? t('buyers.edit', { name: nameOf(editing) }) : t('buyers.add')}
+      onSubmit={() => save.mutate()}
+      save={{ label: editing ? t('buyers.saveEdit') : t('buyers.save'), pending: save.isPending }}
+      cancel={editing ? { label: t('buyers.cancel'), onClick: done } : undefined}
+      saved={save.isSuccess && !editing && <Notice>{t('buyers.added')}</Notice>}
+      error={save.error}
     >
-      <h2 id="buyer-form" className="full">
-        {editing ? t('buyers.edit', { name: nameOf(editing) }) : t('buyers.add')}
-      </h2>
-      {box('phone', 'tel', { hint: t('buyers.phoneHint'), inputMode: 'tel', autoComplete: 'off' })}
-      {box('email', 'email', { inputMode: 'email', autoComplete: 'off' })}
-      {box('name', 'text', { autoComplete: 'off' })}
-      <div className="full">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {editing ? t('buyers.saveEdit') : t('buyers.save')}
-        </button>{' '}
-        {editing && (
-          <button type="button" onClick={done}>
-            {t('buyers.cancel')}
-          </button>
-        )}
-      </div>
-      <div className="full">
-        {save.isSuccess && !editing && <Notice>{t('buyers.added')}</Notice>}
-        {save.error && <ErrorBox error={save.error} />}
-      </div>
-    </form>
+      {box('phone', 'tel', { hint: t('buyers.phoneHint'), inputMode: 'tel' })}
+      {box('email', 'email', { inputMode: 'email' })}
+      {box('name', 'text')}
+    </DraftForm>
   );
 }
 
