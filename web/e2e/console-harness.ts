@@ -12,7 +12,7 @@ import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
 import { addOperator } from '../../src/modules/console/console.service.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/app.ts';
-import { axeViolations, freePort, launchChromium, startImageHost, watchedContext } from './harness.ts';
+import { axeViolations, closeContexts, freePort, sharedChromium, startImageHost, watchedContext } from './harness.ts';
 
 export const OPERATOR = 'operaciones@surtido.test';
 export const DESKTOP = { width: 1280, height: 860 };
@@ -69,7 +69,7 @@ export async function startConsole(options: { images?: boolean } = {}): Promise<
 
   await t.app.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   return {
     t,
     baseUrl,
@@ -82,7 +82,7 @@ export async function startConsole(options: { images?: boolean } = {}): Promise<
       return watchedContext(browser, { viewport, locale, baseURL: baseUrl, timezoneId: t.deps.config.timezone });
     },
     async close() {
-      await browser.close();
+      await closeContexts(browser);
       await new Promise((r) => server.close(r));
       if (imageHost) await new Promise((r) => imageHost.close(r));
       await t.close();

@@ -38,13 +38,37 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   // No skip: a missing browser is a failure that names the fix.
   try {
     return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   } catch (error) {
     throw new Error(`Chromium could not start from ${CHROMIUM} (install it: apt-get install -y chromium): ${error instanceof Error ? error.message : error}`);
   }
+}
+
+/**
+ * The worker's Chromium: launched by the first browser file a Vitest worker runs and used by
+ * the files after it (a worker runs its files one at a time, in one process), rather than a
+ * launch per file, about 0.6 s of CPU each (docs/benchmarks.md, "The test suite's time").
+ * Files share nothing in it: each opens its own contexts and closes them when it ends
+ * (`closeContexts`); Chromium ends with the worker's process. One that crashed is replaced.
+ */
+let workerChromium: Promise<Browser> | undefined;
+export async function sharedChromium(): Promise<Browser> {
+  workerChromium ??= launchChromium().catch((error) => {
+    workerChromium = undefined;
+    throw error;
+  });
+  const browser = await workerChromium;
+  if (browser.isConnected()) return browser;
+  workerChromium = undefined;
+  return sharedChromium();
+}
+
+/** Closes every context of the worker's Chromium: what a file opened, when the file ends. */
+export async function closeContexts(browser: Browser) {
+  await Promise.all(browser.contexts().map((context) => context.close()));
 }
 
 /** A port free now, so the service's PUBLIC_URL (its image addresses) can name it before it listens. */
@@ -127,7 +151,7 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
 
   await t.app.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   return {
     t,
     supplier,
@@ -139,7 +163,7 @@ export async function startShop(options: { clock?: Clock } = {}): Promise<Shop> 
       return watchedContext(browser, { ...PHONE, viewport, locale, baseURL: baseUrl });
     },
     async close() {
-      await browser.close();
+      await closeContexts(browser);
       await new Promise((r) => receiver.close(r));
       await new Promise((r) => imageHost.close(r));
       await t.close();
