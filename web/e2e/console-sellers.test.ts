@@ -36,6 +36,8 @@ inBrowser('the console: sellers', () => {
     expect(await phone.getAttribute('aria-invalid')).toBe('true');
     expect(await phone.getAttribute('aria-describedby')).toContain('seller-phone-problem');
     expect(await page.locator('tr[data-seller]').count()).toBe(0);
+    // Over the form, the refusal in words, not the service's English detail with its pointer.
+    expect(await form.getByRole('alert').textContent()).toBe('Revisa los datos.');
     await accessible(page, 'sellers, a refused phone');
 
     await phone.fill('+573001234567');

@@ -10,7 +10,10 @@ export type StateWords = (key: 'state.loading' | 'state.retry' | 'state.error' |
 
 /** What to tell the person about a failed call: the translated code, else the problem's own detail. */
 export function errorText<T extends StateWords>(t: T, error: unknown, problemMessage: (t: T, code: string) => string | undefined): string {
-  if (error instanceof SurtidoApiError) return problemMessage(t, error.code) ?? error.detail;
+  // A refusal naming fields whose code the page has no words for (one problem's code, such
+  // as INVALID_LENGTH, stands as the top code) reads as the check-the-data message; the
+  // service's detail (English, with JSON Pointers) is the last resort.
+  if (error instanceof SurtidoApiError) return problemMessage(t, error.code) ?? (error.errors.length > 0 ? problemMessage(t, 'VALIDATION_FAILED') : undefined) ?? error.detail;
   if (error && typeof error === 'object' && 'code' in error && (error as { code: unknown }).code === 'NETWORK_ERROR') return t('error.NETWORK_ERROR');
   if (error instanceof TypeError) return t('error.NETWORK_ERROR');
   return error instanceof Error ? error.message : t('state.error');
