@@ -13,7 +13,7 @@ export interface StoreSetRow {
 /** A set of stores as a list page answers it (GET /pricelist, GET /grouper/stock and /grouper/promotion). */
 export const storeSetSummary = <Row extends StoreSetRow>(row: Row) => ({
   internalCode: row.internal_code,
-  name: row.name as Row['name'],
+  name: row.name as Row['name'], // a grouper's name stays non-null in its answer's type
   enabled: row.enabled,
   storeCount: row.store_count ?? 0,
   createdAt: row.created_at.toISOString(),
