@@ -45,9 +45,18 @@ export async function freshDatabase(options: { from?: Blob } = {}): Promise<Test
     };
   }
   const { template, pgliteWasmModule, fsBundle } = await pgliteParts();
-  const client = await PGlite.create({ loadDataDir: options.from ?? template, pgliteWasmModule, fsBundle, parsers: pgliteParsers });
+  const client = await PGlite.create({ loadDataDir: options.from ?? template, pgliteWasmModule, fsBundle, parsers: pgliteParsers, startParams: TEST_START_PARAMS });
   return { ...wrapPGlite(client), dump: () => client.dumpDataDir('none') };
 }
+
+/**
+ * A test database starts with 16 MB of shared buffers rather than PostgreSQL's 128 MB: a test
+ * file's data is a few megabytes, and PGlite allocates and sets up the whole buffer pool in
+ * its WebAssembly memory at every start (with the template's 1 MB WAL segments,
+ * test/helpers/global-setup.ts, a start took 134 - 161 ms of CPU instead of 338 - 391 ms;
+ * docs/benchmarks.md, "The test suite's time"). The rest are PGlite's own start parameters.
+ */
+const TEST_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /**
  * What every PGlite of this worker starts from, read and compiled once: the migrated

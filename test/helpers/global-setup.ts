@@ -66,7 +66,10 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
-  const client = await PGlite.create();
+  // WAL segments of 1 MB rather than 16: the snapshot every test file's database is
+  // loaded from holds the current segment whole, and copying 16 MB of it into each PGlite
+  // was a third of a start's CPU (docs/benchmarks.md, "The test suite's time").
+  const client = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   const db = new Kysely<any>({ dialect: new PGliteDialect(client) });
   await migrateToLatest(db);
   const dump = await client.dumpDataDir('none');
