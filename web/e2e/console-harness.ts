@@ -11,6 +11,7 @@ import { createSurtidoClient, verifyWebhook, type WebhookEvent } from '../../src
 import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
 import { ensureWebBuild } from '../../src/main/web-build.ts';
 import { addOperator } from '../../src/modules/console/console.service.ts';
+import type { Clock } from '../../src/lib/clock.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/app.ts';
 import { axeViolations, closeContexts, freePort, sharedChromium, startImageHost, watchedContext } from './harness.ts';
 
@@ -40,11 +41,12 @@ export interface ConsoleWorld {
 }
 
 /** `images`: with the image worker and a host drawing the demo's pictures (the catalog pages' image status). */
-export async function startConsole(options: { images?: boolean } = {}): Promise<ConsoleWorld> {
+/** `clock`: the service's time, for a file that moves it past a wait (a webhook's retry) rather than sleeping through it. */
+export async function startConsole(options: { images?: boolean; clock?: Clock } = {}): Promise<ConsoleWorld> {
   await ensureWebBuild();
   const port = await freePort();
   const imageHost = options.images ? await startImageHost() : undefined;
-  const t = await createTestApp({ dispatcher: true, ...(imageHost ? { images: { concurrency: 2 } } : {}), env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  const t = await createTestApp({ dispatcher: true, ...(imageHost ? { images: { concurrency: 2 } } : {}), env: { PUBLIC_URL: `http://127.0.0.1:${port}` }, clock: options.clock });
   await addOperator(t.deps.db, OPERATOR);
 
   const receiver: Receiver = { url: '', events: [], refused: 0, secret: '', failing: true };

@@ -12,9 +12,12 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { DEMO_USER } from '../../src/main/demo-catalog.ts';
+import { OffsetClock } from '../../test/helpers/clock.ts';
 import { accessible, consoleSignIn, consoleWorld, firstRowLabels, inBrowser, ownerWithDemoCatalog, smallControls } from './console-harness.ts';
 
-const world = consoleWorld();
+// The service's clock: the test moves it past the retry a redelivered delivery was waiting for.
+const clock = new OffsetClock();
+const world = consoleWorld({ clock });
 const OWNER = 'integraciones@norte.test';
 const PHONE = { width: 390, height: 844 };
 const SHOTS = process.env.E2E_SHOTS;
@@ -95,8 +98,10 @@ inBrowser('the console: webhook deliveries', () => {
     await page.getByRole('button', { name: `Reenviar #${deliveryId}` }).click();
     await page.getByText(`Reenviada como la entrega ${deliveryId}.`).waitFor();
     await expect.poll(() => received().length, { timeout: 20_000 }).toBe(1);
-    // Past the retry it was waiting for (5 s, ±20 %), nothing more arrives.
-    await new Promise((r) => setTimeout(r, 8_000));
+    // Past the retry it was waiting for (5 s, ±20 %: the service's clock moved 10 s on),
+    // through ten of the dispatcher's polls, nothing more arrives.
+    clock.advance(10_000);
+    await new Promise((r) => setTimeout(r, 1_000));
     expect(received()).toHaveLength(1);
     await page.reload();
     await orderRows(page).first().waitFor();
