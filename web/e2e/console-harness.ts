@@ -40,8 +40,11 @@ export interface ConsoleWorld {
   close(): Promise<void>;
 }
 
-/** `images`: with the image worker and a host drawing the demo's pictures (the catalog pages' image status). */
-/** `clock`: the service's time, for a file that moves it past a wait (a webhook's retry) rather than sleeping through it. */
+/**
+ * `images`: with the image worker and a host drawing the demo's pictures (the catalog pages'
+ * image status). `clock`: the service's time, for a file that moves it past a wait (a
+ * webhook's retry) rather than sleeping through it.
+ */
 export async function startConsole(options: { images?: boolean; clock?: Clock } = {}): Promise<ConsoleWorld> {
   await ensureWebBuild();
   const port = await freePort();
