@@ -7,15 +7,17 @@ import { countSuppliers } from '../modules/suppliers/suppliers.repository.ts';
 import { createSupplier, issueCredentials } from '../modules/suppliers/suppliers.service.ts';
 import { DEMO_USER, seedDemoCatalog, type SupplierCall } from './demo-catalog.ts';
 import { inviteMember } from '../modules/members/members.service.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { AppError } from '../lib/errors.ts';
 
 /** The demo supplier's owner in the console (its code, like every code in development, is printed in the log). */
 export const DEMO_OWNER = 'owner@surtido.test';
 
 export async function createDemoSupplierIfEmpty(deps: Deps, app?: FastifyInstance): Promise<string | undefined> {
-  if (!deps.config.demoSupplier || (await countSuppliers(deps.db)) > 0) return undefined;
-  const supplier = await createSupplier(deps.db, { code: 'DEMO', name: 'Demo Distribuciones' });
-  const credentials = await issueCredentials(deps.db, supplier.id);
-  await inviteMember(deps.db, supplier.id, { email: DEMO_OWNER, role: 'owner' }, `${deps.config.publicUrl}/console/`);
+  if (!deps.config.demoSupplier) return undefined;
+  const created = await createDemoSupplier(deps);
+  if (!created) return undefined;
+  const { supplier, credentials } = created;
   const lines = [
     'Created the demo supplier (the database was empty). Keep these; the secret is not shown again:',
     `  supplier id    ${supplier.id} (${supplier.code})`,
@@ -37,6 +39,27 @@ export async function createDemoSupplierIfEmpty(deps: Deps, app?: FastifyInstanc
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The demo supplier, its credentials and its owner in one transaction, or nothing when the
+ * database has a supplier. Processes started together on one empty database (an API and a
+ * worker, or several of each) all see it empty: the first insert of the code DEMO wins, the
+ * others wait on its unique key and then find it taken, roll back, and start without a demo.
+ */
+async function createDemoSupplier(deps: Deps) {
+  try {
+    return await inTransaction(deps.db, async (trx) => {
+      if ((await countSuppliers(trx)) > 0) return undefined;
+      const supplier = await createSupplier(trx, { code: 'DEMO', name: 'Demo Distribuciones' });
+      const credentials = await issueCredentials(trx, supplier.id);
+      await inviteMember(trx, supplier.id, { email: DEMO_OWNER, role: 'owner' }, `${deps.config.publicUrl}/console/`);
+      return { supplier, credentials };
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'ALREADY_EXISTS') return undefined;
+    throw error;
+  }
 }
 
 async function seedThroughApi(app: FastifyInstance, deps: Deps, credentials: { apiKey: string; clientId: string; clientSecret: string }) {

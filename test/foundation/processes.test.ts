@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_OWNER } from '../../src/main/bootstrap.ts';
 import { createSupplier, waitForBatches } from '../../support/service.ts';
 import { PRODUCTION_ENV } from '../helpers/app.ts';
+import { postgresPool } from '../../src/db/database.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 
@@ -168,6 +169,39 @@ describe('processes', () => {
     worker.proc.kill('SIGTERM');
     api.proc.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
+  });
+
+  it.runIf(onPostgres())('starts while another process creates the demo supplier on the same empty database, without a second demo', { timeout: 60_000 }, async () => {
+    // Processes started together on an empty database all find it empty. One used to lose
+    // the race for the code DEMO and exit 1 ("a supplier with code DEMO exists"). Here the
+    // other process is this test: its insert stays uncommitted until the service waits on it.
+    const port = await freePort();
+    const database = await storage();
+    const env = { ...database, PORT: String(port), NODE_ENV: 'development', ADMIN_TOKEN: ADMIN };
+    const other = postgresPool(database.DATABASE_URL!, 2);
+    const first = await other.connect();
+    try {
+      await first.query('begin');
+      await first.query(`insert into suppliers (code, name) values ('DEMO', 'Demo Distribuciones')`);
+      const service = start(['api'], env);
+      await waitForReady(`http://127.0.0.1:${port}`, service);
+      await waitFor('the service to wait on the uncommitted demo supplier', async () =>
+        (await other.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rowCount ? true : undefined,
+      );
+      await first.query('commit');
+      await waitFor('the start to finish', async () => {
+        if (service.proc.exitCode !== null) throw new Error(`exited ${service.proc.exitCode}: ${service.output()}`);
+        return service.output().includes('running on') ? true : undefined;
+      }, 15_000);
+      expect(service.output()).not.toMatch(/Created the demo supplier/);
+      const suppliers = await http(`http://127.0.0.1:${port}`)('GET', '/admin/suppliers', undefined, { authorization: `Bearer ${ADMIN}` });
+      expect(suppliers.body).toEqual([expect.objectContaining({ code: 'DEMO' })]);
+      service.proc.kill('SIGTERM');
+      expect(await service.exited, service.output()).toBe(0);
+    } finally {
+      first.release();
+      await other.end();
+    }
   });
 
   it.runIf(onPostgres())('applies every item exactly once with several API and worker processes', { timeout: 300_000 }, async () => {
