@@ -72,6 +72,9 @@ inBrowser('the console: batches, webhook settings, audit log, the operators’ s
     await owner.waitForURL('**/console/overview');
     await owner.getByRole('link', { name: 'Lotes', exact: true }).click();
     await owner.waitForURL('**/console/batches');
+    // The overview lists failed batches with the same `data-batch` rows, and may still be on
+    // screen while the batches page loads: its filter marks the page whose rows are read here.
+    await owner.getByRole('combobox', { name: 'Estado' }).waitFor();
     const row = owner.locator(`[data-batch="${badId}"]`);
     await row.waitFor();
     expect(await owner.locator('[data-batch]').evaluateAll((rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-batch')))).toEqual([lostId, badId]);
