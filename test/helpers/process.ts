@@ -42,7 +42,6 @@ export { waitFor } from '../../support/wait.ts';
 /** A small HTTP client for a running service: `(method, url, body?, headers?)` answers status, body and headers. */
 export { overHttp as http } from '../../support/net.ts';
 
-/** Waits until the service answers GET /readyz; fails at once when `child` has exited. */
 /**
  * Waits for a child's /readyz. A child that exits fails the wait at once (with its output),
  * so the generous default only matters to a slow start: a process compiling its TypeScript
