@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
+import { axeViolations } from './harness.ts';
 import { accessible, consoleSignIn, consoleWorld, inBrowser, OPERATOR, POLL } from './console-harness.ts';
 
 const world = consoleWorld();
@@ -70,11 +71,27 @@ inBrowser('the console: batches, webhook settings, audit log, the operators’ s
     const owner = await (await world.desktop()).newPage();
     await consoleSignIn(world, owner, OWNER);
     await owner.waitForURL('**/console/overview');
+    // The batches page's code held back, as on a slow network: the overview stays on screen
+    // under the new address, with a bar saying the next page is on its way, until it arrives.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const batchesCode = /\/console\/assets\/batches-[\w-]+\.js$/;
+    await owner.route(batchesCode, async (route) => {
+      await held;
+      await route.continue();
+    });
     await owner.getByRole('link', { name: 'Lotes', exact: true }).click();
     await owner.waitForURL('**/console/batches');
+    await owner.getByRole('progressbar', { name: 'Cargando…' }).waitFor();
+    expect(await owner.getByRole('heading', { level: 1 }).textContent()).toBe('Resumen');
+    // Checked as it stands (the held code keeps the network busy, so not after it settles).
+    expect(await axeViolations(owner), 'overview (the next page loading)').toEqual([]);
+    release();
     // The overview lists failed batches with the same `data-batch` rows, and may still be on
     // screen while the batches page loads: its filter marks the page whose rows are read here.
     await owner.getByRole('combobox', { name: 'Estado' }).waitFor();
+    await owner.getByRole('progressbar').waitFor({ state: 'detached' });
+    await owner.unroute(batchesCode);
     const row = owner.locator(`[data-batch="${badId}"]`);
     await row.waitFor();
     expect(await owner.locator('[data-batch]').evaluateAll((rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-batch')))).toEqual([lostId, badId]);

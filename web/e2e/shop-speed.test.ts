@@ -15,7 +15,7 @@
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_USER, demoBuyerSession, expectAccessible, PHONE, shopWorld, watchPolicy } from './harness.ts';
+import { axeViolations, DEMO_USER, demoBuyerSession, expectAccessible, PHONE, shopWorld, watchPolicy } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 const VIEWPORT = { width: 390, height: 844 };
@@ -178,6 +178,29 @@ run('the shop on a cheap phone: what a page shows first (issue 34)', () => {
     expect(await page.evaluate(() => (window as unknown as { seen: { skeleton: boolean } }).seen.skeleton), 'the loading skeleton was shown').toBe(false);
     await expectAccessible(page, 'pedidos rápido');
     expect(opened.asked, 'requests for the orders').toHaveLength(1);
+    await context.close();
+  });
+
+  it('keeps the page on screen under a loading bar while the next one gets ready, and names the bar', async () => {
+    const { context, page } = await signedInPhone();
+    await page.goto('/shop/catalog');
+    await page.getByRole('heading', { name: 'Catálogo', level: 1 }).waitFor();
+    await page.locator('[data-product]').first().waitFor();
+    // The orders page's code held back, as on a slow network, and let through when checked.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/shop\/assets\/orders-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Pedidos' }).click();
+    await page.waitForURL('**/shop/orders');
+    await page.getByRole('progressbar', { name: 'Cargando…' }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Catálogo');
+    expect(await axeViolations(page), 'the catalog with the next page loading').toEqual([]);
+    release();
+    await page.getByRole('heading', { name: 'Pedidos', level: 1 }).waitFor();
+    await page.getByRole('progressbar').waitFor({ state: 'detached' });
     await context.close();
   });
 });

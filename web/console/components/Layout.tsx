@@ -182,7 +182,7 @@ export function Layout() {
   };
   return (
     <>
-      <TopBar name={t('app.name')} skip={t('app.skip')}>
+      <TopBar name={t('app.name')} skip={t('app.skip')} loading={t('state.loading')}>
         {!bare && <MenuButton open={menu} toggle={() => setMenu(!menu)} button={menuButton} />}
         {!bare && <Acting />}
         {!bare && <TestModeSwitch />}

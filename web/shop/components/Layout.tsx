@@ -149,7 +149,7 @@ export function Layout() {
   const leaving = !token ? !path.endsWith('/sign-in') : storeId === undefined && !STORELESS.some((p) => path.endsWith(p));
   return (
     <>
-      <TopBar name={t('app.name')} skip={t('app.skip')}>
+      <TopBar name={t('app.name')} skip={t('app.skip')} loading={t('state.loading')}>
         {!bare && storeId !== undefined && <StoreName storeId={storeId} />}
         {/* "Ayuda" and "Mi cuenta" live in the header beside the store: the tab bar holds five tabs at most (Nav). */}
         {!bare && storeId !== undefined && (
