@@ -22,9 +22,11 @@ export function TopBar({ name, skip, loading, children }: { name: string; skip: 
  * A thin bar along the top bar's foot while the router gets the next page ready (its code,
  * and in the shop the data it shows first): until then the page shown stays on screen under
  * the new address, so without it a tap on a slow network seemed not taken. It grows in
- * after 150 ms (kit.css), so a quick switch does not flash it.
+ * after 150 ms (kit.css), so a quick switch does not flash it. Not while the app opens
+ * (no page resolved yet): the boot has its own text, and the first load draws nothing it
+ * can do without (docs/decisions.md, "The next page on its way").
  */
 function NextPageLoading({ label }: { label: string }) {
-  const pending = useRouterState({ select: (s) => s.status === 'pending' });
+  const pending = useRouterState({ select: (s) => s.status === 'pending' && s.resolvedLocation !== undefined });
   return pending ? <div className="next-page" role="progressbar" aria-label={label} /> : null;
 }
