@@ -4,7 +4,7 @@
 // what the database did from the claim's own plan (EXPLAIN ANALYZE), rolled back.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { claimQuery } from '../../src/modules/batch/batch.repository.ts';
+import { claimNextBatch, claimQuery } from '../../src/modules/batch/batch.repository.ts';
 import type { DB } from '../../src/db/types.ts';
 import { as, createTestApp, type TestApp, type TestSupplier } from '../helpers/app.ts';
 
@@ -73,4 +73,18 @@ it('passes over the leased batches at the head of a large backlog and stops at t
   // Asked as an anti-join, the same question reads the whole backlog for each batch walked
   // (405 rows here; BACKLOG × BACKLOG when the walk is not in acceptance order).
   expect(read).toBeLessThan(20);
+});
+
+it('records a batch’s start when the claim takes it, not when the claim’s transaction began', async () => {
+  // A claim's transaction can begin before the previous batch's finish commits and still see
+  // it (its snapshot comes after): a start taken from the transaction came out before that
+  // finish. Here the claim's transaction begins, waits 50 ms, then claims.
+  const { began, started } = await t.deps.db.transaction().execute(async (trx) => {
+    const began = (await sql<{ at: Date }>`select now() as at`.execute(trx)).rows[0]!.at;
+    await sql`select pg_sleep(0.05)`.execute(trx);
+    const claimed = await claimNextBatch(trx, 'late-claim', 60);
+    const row = await trx.selectFrom('batches').select('started_at').where('id', '=', claimed!.id).executeTakeFirstOrThrow();
+    return { began, started: row.started_at! };
+  });
+  expect(started.getTime() - began.getTime()).toBeGreaterThanOrEqual(50);
 });

@@ -214,13 +214,18 @@ export interface ClaimedBatch {
  * batch must precede is asked per candidate with LIMIT 1: a subquery the planner cannot
  * turn into an anti-join over every unfinished batch, which would cost the square of a
  * large load's backlog per claim (200 batches: 7 ms instead of 0.05).
+ *
+ * A batch's start is the moment the claim takes it (`clock_timestamp()`), not its
+ * transaction's start (`now()`): a statement's transaction begins when it arrives, its
+ * snapshot is taken after, so on a busy server a claim that saw the previous batch
+ * finished could record a start a few milliseconds before that finish (CI saw 2 ms).
  */
 export function claimQuery(owner: string, leaseSeconds: number) {
   return sql<ClaimedBatch>`
     update batches set
       lease_owner = ${owner},
       lease_expires_at = now() + make_interval(secs => ${leaseSeconds}),
-      started_at = coalesce(started_at, now())
+      started_at = coalesce(started_at, clock_timestamp())
     where id = (
       select b.id from batches b
       where b.finished_at is null
