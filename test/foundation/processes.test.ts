@@ -1,9 +1,9 @@
 // The service as operators run it: separate processes, signals, the CLI, the data-folder lock.
 import { describe, expect, it } from 'vitest';
+import { postgresPool } from '../../src/db/database.ts';
 import { DEMO_OWNER } from '../../src/main/bootstrap.ts';
 import { createSupplier, waitForBatches } from '../../support/service.ts';
 import { PRODUCTION_ENV } from '../helpers/app.ts';
-import { postgresPool } from '../../src/db/database.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { freePort, http, processScope, waitFor, waitForReady } from '../helpers/process.ts';
 

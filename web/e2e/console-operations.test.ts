@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { createSurtidoClient } from '../../src/client/index.ts';
 import { seedDemoCatalog } from '../../src/main/demo-catalog.ts';
-import { axeViolations } from './harness.ts';
+import { axeViolations, holdBack } from './harness.ts';
 import { accessible, consoleSignIn, consoleWorld, inBrowser, OPERATOR, POLL } from './console-harness.ts';
 
 const world = consoleWorld();
@@ -73,13 +73,7 @@ inBrowser('the console: batches, webhook settings, audit log, the operators’ s
     await owner.waitForURL('**/console/overview');
     // The batches page's code held back, as on a slow network: the overview stays on screen
     // under the new address, with a bar saying the next page is on its way, until it arrives.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const batchesCode = /\/console\/assets\/batches-[\w-]+\.js$/;
-    await owner.route(batchesCode, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(owner, /\/console\/assets\/batches-[\w-]+\.js$/);
     await owner.getByRole('link', { name: 'Lotes', exact: true }).click();
     await owner.waitForURL('**/console/batches');
     await owner.getByRole('progressbar', { name: 'Cargando…' }).waitFor();
@@ -91,7 +85,6 @@ inBrowser('the console: batches, webhook settings, audit log, the operators’ s
     // screen while the batches page loads: its filter marks the page whose rows are read here.
     await owner.getByRole('combobox', { name: 'Estado' }).waitFor();
     await owner.getByRole('progressbar').waitFor({ state: 'detached' });
-    await owner.unroute(batchesCode);
     const row = owner.locator(`[data-batch="${badId}"]`);
     await row.waitFor();
     expect(await owner.locator('[data-batch]').evaluateAll((rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-batch')))).toEqual([lostId, badId]);

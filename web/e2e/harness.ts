@@ -288,6 +288,20 @@ export function watchPolicy(context: BrowserContext): BrowserContext {
 }
 
 /**
+ * Holds back every request of `page` to an address matching `url` (a page's code, as on a
+ * slow network) until the answer is called: then they, and any after, go through.
+ */
+export async function holdBack(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
  * axe-core in the page: the serious and critical violations, and the Content-Security-Policy
  * violations of the page's context (watchPolicy); an empty list passes.
  */

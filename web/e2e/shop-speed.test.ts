@@ -15,7 +15,7 @@
 // Runs in the PGlite pass only; fails when Chromium is missing.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, DEMO_USER, demoBuyerSession, expectAccessible, PHONE, shopWorld, watchPolicy } from './harness.ts';
+import { axeViolations, DEMO_USER, demoBuyerSession, expectAccessible, holdBack, PHONE, shopWorld, watchPolicy } from './harness.ts';
 
 const run = process.env.DATABASE_URL ? describe.skip : describe;
 const VIEWPORT = { width: 390, height: 844 };
@@ -187,12 +187,7 @@ run('the shop on a cheap phone: what a page shows first (issue 34)', () => {
     await page.getByRole('heading', { name: 'Catálogo', level: 1 }).waitFor();
     await page.locator('[data-product]').first().waitFor();
     // The orders page's code held back, as on a slow network, and let through when checked.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/shop\/assets\/orders-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBack(page, /\/shop\/assets\/orders-[\w-]+\.js$/);
     await page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Pedidos' }).click();
     await page.waitForURL('**/shop/orders');
     await page.getByRole('progressbar', { name: 'Cargando…' }).waitFor();
