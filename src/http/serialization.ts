@@ -5,8 +5,17 @@
 // depends only on its schema and the app's shared schemas (Problem, src/http/openapi.ts),
 // which are the same module objects in every app of a process; one app (production) sees
 // no difference.
+//
+// fast-json-stringify picks an answer's `anyOf` branch with an Ajv of its own, which knew
+// only ajv-formats' formats: compiling an answer that names `calendar-date` (a delivery
+// zone's exceptions, an order's delivery date) printed "unknown format ... ignored" on the
+// process's stderr, outside its JSON log, and picked the branch without the check. It is
+// given the validator's formats (FORMATS, src/lib/validation.ts); ajv-formats, which it adds
+// after them, keeps its own `date` and `date-time` there (looser than ours, and met by
+// every date and instant the database answers). test/unit/serialization.test.ts holds it.
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
+import { FORMATS } from '../lib/validation.ts';
 
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>;
 
@@ -14,7 +23,7 @@ const compiled = new WeakMap<object, (doc: unknown) => string>();
 const fastJsonStringify = SerializerSelector();
 
 export const buildSerializer: SerializerFactory = (externalSchemas, options) => {
-  const compile = fastJsonStringify(externalSchemas, options);
+  const compile = fastJsonStringify(externalSchemas, { ...options, ajv: { ...options?.ajv, formats: { ...options?.ajv?.formats, ...FORMATS } } });
   return (route) => {
     const schema = route.schema as object;
     let serialize = compiled.get(schema);

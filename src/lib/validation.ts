@@ -33,16 +33,23 @@ function createAjv(coerceTypes: boolean | 'array', removeAdditional: 'all' | fal
       return false;
     },
   });
-  // Dates and instants the database and every client can hold: years 0001 to 9999 only.
-  // (Year 0000 parses in JavaScript but PostgreSQL refuses it; five-digit years do not
-  // survive ISO 8601 text.) These replace ajv-formats' own `date` and `date-time`, so the
-  // rule holds for every schema that names them.
-  ajv.addFormat('calendar-date', { type: 'string', validate: isCalendarDate });
-  ajv.addFormat('date', { type: 'string', validate: isCalendarDate });
-  ajv.addFormat('date-time', { type: 'string', validate: isInstant });
-  ajv.addFormat('date-or-timestamp', { type: 'string', validate: isDateOrTimestamp });
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
   return ajv;
 }
+
+/**
+ * The formats of ours the schemas name, beyond ajv-formats' (which these replace for `date`
+ * and `date-time`, so the rule holds for every schema that names them): dates and instants
+ * the database and every client can hold, years 0001 to 9999 only. (Year 0000 parses in
+ * JavaScript but PostgreSQL refuses it; five-digit years do not survive ISO 8601 text.)
+ * The answers' serializer is given them too (src/http/serialization.ts).
+ */
+export const FORMATS = {
+  'calendar-date': { type: 'string', validate: isCalendarDate },
+  date: { type: 'string', validate: isCalendarDate },
+  'date-time': { type: 'string', validate: isInstant },
+  'date-or-timestamp': { type: 'string', validate: isDateOrTimestamp },
+} as const satisfies Record<string, { type: 'string'; validate: (value: string) => boolean }>;
 
 /** A calendar date that exists (2026-02-30 does not), as YYYY-MM-DD, in years 0001 to 9999. */
 export function isCalendarDate(value: string): boolean {
