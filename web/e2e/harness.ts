@@ -24,9 +24,9 @@ import { logIn } from '../../support/service.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 
 // Debian's Chromium as its headless shell (package chromium-headless-shell, built from the
-// same source as chromium: the same Blink and V8), as Playwright itself runs headless tests:
-// a browser process without the full browser's window machinery: in the browser files the
-// browser process spent 24 rather than 59 CPU-s and Chromium in all 137 rather than 180
+// same source as chromium: the same Blink and V8), which is what Playwright itself runs for
+// headless tests. Without the full browser's window machinery, the browser process spent 24
+// rather than 59 CPU-s over the browser files, and Chromium in all 137 rather than 180
 // (docs/benchmarks.md, "The test suite's time"). The full browser serves where only it is
 // installed; Lighthouse (bench/) measures the full browser.
 export const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file)) ?? '/usr/bin/chromium-headless-shell';
